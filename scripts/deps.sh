@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nodewright needs. Idempotent: does nothing when all are present.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ clang libclang-rt-14-dev ccache pkg-config
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libexpected-dev libfmt-dev libspdlog-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

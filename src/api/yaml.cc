@@ -1,0 +1,269 @@
+#include "api/yaml.h"
+
+#include <cctype>
+#include <regex>
+
+#include <yaml-cpp/yaml.h>
+
+namespace nodewright::api {
+namespace {
+
+constexpr std::string_view kElision = "...";
+
+bool isOneOf(std::string_view s, std::initializer_list<std::string_view> options) {
+  for (std::string_view o : options) {
+    if (s == o) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// YAML 1.1 plain-scalar resolution as go-yaml v2 (and so kubectl) applies it.
+Json resolvePlain(const std::string& s) {
+  if (isOneOf(s, {"", "~", "null", "Null", "NULL"})) {
+    return Json();
+  }
+  if (isOneOf(s, {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y"})) {
+    return Json(true);
+  }
+  if (isOneOf(s, {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N"})) {
+    return Json(false);
+  }
+  static const std::regex kInt("[-+]?(0|[1-9][0-9]*)");
+  static const std::regex kHex("0x[0-9a-fA-F]+");
+  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  char first = s[0];
+  if (!(std::isdigit(static_cast<unsigned char>(first)) || first == '-' || first == '+' ||
+        first == '.')) {
+    return Json(s);
+  }
+  if (std::regex_match(s, kInt)) {
+    try {
+      return Json(std::stoll(s));
+    } catch (const std::out_of_range&) {
+      return Json(std::stod(s));
+    }
+  }
+  if (std::regex_match(s, kHex)) {
+    try {
+      return Json(std::stoll(s, nullptr, 16));
+    } catch (const std::out_of_range&) {
+      return Json(s);
+    }
+  }
+  if (isOneOf(s, {".inf", ".Inf", ".INF", "+.inf", "-.inf", ".nan", ".NaN", ".NAN"})) {
+    return Json(s);  // JSON has no infinities; keep the text
+  }
+  if (std::regex_match(s, kFloat)) {
+    return Json(std::stod(s));
+  }
+  return Json(s);
+}
+
+bool isPlainElision(const YAML::Node& n) {
+  return n.IsScalar() && n.Tag() == "?" && n.Scalar() == kElision;
+}
+
+// "{...}" or "[...]": a collection that holds only the ellipsis.
+bool isElided(const YAML::Node& n, bool allow) {
+  if (!allow) {
+    return false;
+  }
+  if (isPlainElision(n)) {
+    return true;
+  }
+  if (n.IsMap() && n.size() == 1) {
+    auto it = n.begin();
+    return isPlainElision(it->first) && (it->second.IsNull() || isPlainElision(it->second));
+  }
+  if (n.IsSequence() && n.size() == 1) {
+    return isElided(n[0], allow);
+  }
+  return false;
+}
+
+struct Converter {
+  const YamlOptions& options;
+  Document& doc;
+
+  Json convert(const YAML::Node& n, const FieldPath& path) {
+    switch (n.Type()) {
+      case YAML::NodeType::Null:
+      case YAML::NodeType::Undefined:
+        return Json();
+      case YAML::NodeType::Scalar:
+        return scalar(n);
+      case YAML::NodeType::Sequence: {
+        Json out = Json::array();
+        size_t i = 0;
+        for (const YAML::Node& item : n) {
+          if (isElided(item, options.allowElisions)) {
+            doc.elided.push_back(path.index(i).str());
+          } else {
+            out.push_back(convert(item, path.index(out.size())));
+          }
+          ++i;
+        }
+        return out;
+      }
+      case YAML::NodeType::Map: {
+        Json out = Json::object();
+        for (auto it = n.begin(); it != n.end(); ++it) {
+          std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+          FieldPath child = path.child(key);
+          if (options.allowElisions && isPlainElision(it->first)) {
+            doc.elided.push_back(path.child(key).str());
+            continue;
+          }
+          if (isElided(it->second, options.allowElisions)) {
+            doc.elided.push_back(child.str());
+            continue;
+          }
+          if (out.contains(key)) {
+            doc.errors.push_back({child.str(), "duplicate field \"" + key + "\""});
+            continue;
+          }
+          out[key] = convert(it->second, child);
+        }
+        return out;
+      }
+    }
+    return Json();
+  }
+
+  Json scalar(const YAML::Node& n) {
+    const std::string& tag = n.Tag();
+    const std::string& s = n.Scalar();
+    if (tag == "!" || tag == "tag:yaml.org,2002:str" || tag == "!!str") {
+      return Json(s);  // quoted or explicitly a string
+    }
+    if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
+        tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null" || tag == "?") {
+      return resolvePlain(s);
+    }
+    return Json(s);
+  }
+};
+
+void expandLists(std::vector<Document>& docs) {
+  std::vector<Document> out;
+  for (Document& d : docs) {
+    const Json& v = d.value;
+    bool isList = v.is_object() && v.contains("kind") && v["kind"].is_string() &&
+                  v["kind"].get<std::string>() == "List" && v.contains("items") &&
+                  v["items"].is_array();
+    if (!isList) {
+      out.push_back(std::move(d));
+      continue;
+    }
+    for (const Json& item : v["items"]) {
+      Document one;
+      one.line = d.line;
+      one.value = item;
+      out.push_back(std::move(one));
+    }
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].index = i;
+  }
+  docs = std::move(out);
+}
+
+bool looksLikeJson(std::string_view text) {
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      continue;
+    }
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+
+}  // namespace
+
+core::Result<std::vector<Document>> parseDocuments(std::string_view text,
+                                                   const YamlOptions& options) {
+  std::vector<Document> docs;
+  if (looksLikeJson(text)) {
+    Json value = Json::parse(text.begin(), text.end(), nullptr, false);
+    if (value.is_discarded()) {
+      // Not strict JSON; YAML flow syntax is a superset, so let the YAML parser try.
+    } else {
+      Document d;
+      d.line = 1;
+      d.value = std::move(value);
+      docs.push_back(std::move(d));
+      expandLists(docs);
+      return docs;
+    }
+  }
+  std::vector<YAML::Node> nodes;
+  try {
+    nodes = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return core::fail(core::Error::invalid("line " + std::to_string(e.mark.line + 1) + ", column " +
+                                           std::to_string(e.mark.column + 1) + ": " + e.msg));
+  }
+  for (const YAML::Node& node : nodes) {
+    if (node.IsNull()) {
+      continue;
+    }
+    Document d;
+    d.line = node.Mark().line + 1;
+    Converter conv{options, d};
+    d.value = conv.convert(node, FieldPath());
+    docs.push_back(std::move(d));
+  }
+  expandLists(docs);
+  return docs;
+}
+
+namespace {
+
+void emit(YAML::Emitter& out, const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::object:
+      out << YAML::BeginMap;
+      for (const auto& [k, item] : v.items()) {
+        out << YAML::Key;
+        if (!resolvePlain(k).is_string() || k.empty()) {
+          out << YAML::DoubleQuoted;
+        }
+        out << k << YAML::Value;
+        emit(out, item);
+      }
+      out << YAML::EndMap;
+      break;
+    case Json::value_t::array:
+      out << YAML::BeginSeq;
+      for (const Json& item : v) {
+        emit(out, item);
+      }
+      out << YAML::EndSeq;
+      break;
+    case Json::value_t::string: {
+      const auto& s = v.get_ref<const std::string&>();
+      if (s.empty() || !resolvePlain(s).is_string() || s == kElision) {
+        out << YAML::DoubleQuoted;
+      }
+      out << s;
+      break;
+    }
+    case Json::value_t::null:
+      out << YAML::Null;
+      break;
+    default:
+      out << v.dump();
+  }
+}
+
+}  // namespace
+
+std::string toYaml(const Json& value) {
+  YAML::Emitter out;
+  emit(out, value);
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace nodewright::api

@@ -1,0 +1,31 @@
+#include "core/clock.h"
+
+namespace nodewright::core {
+
+TimePoint SystemClock::now() const {
+  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
+std::chrono::steady_clock::time_point SystemClock::steadyNow() const {
+  return std::chrono::steady_clock::now();
+}
+
+FakeClock::FakeClock(TimePoint start) : now_(start), steady_() {}
+
+TimePoint FakeClock::now() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return now_;
+}
+
+std::chrono::steady_clock::time_point FakeClock::steadyNow() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return steady_;
+}
+
+void FakeClock::advance(std::chrono::microseconds by) {
+  std::lock_guard<std::mutex> lock(mu_);
+  now_ += by;
+  steady_ += by;
+}
+
+}  // namespace nodewright::core
