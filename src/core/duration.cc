@@ -65,7 +65,9 @@ std::optional<uint64_t> unitNanos(std::string_view unit) {
   return std::nullopt;
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Consumes [0-9]* like Go's leadingInt; nullopt on overflow past 2^63.
 std::optional<uint64_t> leadingInt(std::string_view& s) {
@@ -195,8 +197,8 @@ Result<Duration> Duration::parse(std::string_view text) {
     s.remove_prefix(unitLength);
     const std::optional<uint64_t> unit = unitNanos(unitName);
     if (!unit) {
-      return fail(Error::invalid("time: unknown unit " + quote(unitName) + " in duration " +
-                                 quote(text)));
+      return fail(
+          Error::invalid("time: unknown unit " + quote(unitName) + " in duration " + quote(text)));
     }
     if (*whole > kMaxMagnitude / *unit) {
       return fail(invalidDuration(text));

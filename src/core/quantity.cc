@@ -27,7 +27,9 @@ constexpr U128 kMaxNanos = static_cast<U128>(Quantity::kMaxNanos);
 // to it keeps exponent arithmetic in int64 without changing any result.
 constexpr int64_t kExponentClamp = int64_t{1} << 40;
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 struct Suffix {
   int base = 10;  // 10 or 2
@@ -38,8 +40,8 @@ struct Suffix {
 // The shape apimachinery's scanner accepts after the number: [eEinumkKMGTP]*[-+]?[0-9]*.
 bool suffixHasValidShape(std::string_view suffix) {
   size_t i = 0;
-  while (i < suffix.size() && std::string_view("eEinumkKMGTP").find(suffix[i]) !=
-                                  std::string_view::npos) {
+  while (i < suffix.size() &&
+         std::string_view("eEinumkKMGTP").find(suffix[i]) != std::string_view::npos) {
     ++i;
   }
   if (i < suffix.size() && (suffix[i] == '+' || suffix[i] == '-')) {
@@ -76,7 +78,7 @@ std::optional<int64_t> parseInt64(std::string_view text) {
   }
   if (negative) {
     return magnitude == (uint64_t{1} << 63) ? std::numeric_limits<int64_t>::min()
-                                              : -static_cast<int64_t>(magnitude);
+                                            : -static_cast<int64_t>(magnitude);
   }
   return static_cast<int64_t>(magnitude);
 }
@@ -88,14 +90,22 @@ std::optional<Suffix> interpretSuffix(std::string_view suffix) {
     Suffix suffix;
   };
   static constexpr std::array<Named, 16> kNamed = {{
-      {"", {10, 0, Format::DecimalSI}},   {"n", {10, -9, Format::DecimalSI}},
-      {"u", {10, -6, Format::DecimalSI}}, {"m", {10, -3, Format::DecimalSI}},
-      {"k", {10, 3, Format::DecimalSI}},  {"M", {10, 6, Format::DecimalSI}},
-      {"G", {10, 9, Format::DecimalSI}},  {"T", {10, 12, Format::DecimalSI}},
-      {"P", {10, 15, Format::DecimalSI}}, {"E", {10, 18, Format::DecimalSI}},
-      {"Ki", {2, 10, Format::BinarySI}},  {"Mi", {2, 20, Format::BinarySI}},
-      {"Gi", {2, 30, Format::BinarySI}},  {"Ti", {2, 40, Format::BinarySI}},
-      {"Pi", {2, 50, Format::BinarySI}},  {"Ei", {2, 60, Format::BinarySI}},
+      {"", {10, 0, Format::DecimalSI}},
+      {"n", {10, -9, Format::DecimalSI}},
+      {"u", {10, -6, Format::DecimalSI}},
+      {"m", {10, -3, Format::DecimalSI}},
+      {"k", {10, 3, Format::DecimalSI}},
+      {"M", {10, 6, Format::DecimalSI}},
+      {"G", {10, 9, Format::DecimalSI}},
+      {"T", {10, 12, Format::DecimalSI}},
+      {"P", {10, 15, Format::DecimalSI}},
+      {"E", {10, 18, Format::DecimalSI}},
+      {"Ki", {2, 10, Format::BinarySI}},
+      {"Mi", {2, 20, Format::BinarySI}},
+      {"Gi", {2, 30, Format::BinarySI}},
+      {"Ti", {2, 40, Format::BinarySI}},
+      {"Pi", {2, 50, Format::BinarySI}},
+      {"Ei", {2, 60, Format::BinarySI}},
   }};
   for (const Named& named : kNamed) {
     if (named.text == suffix) {
@@ -164,7 +174,7 @@ std::optional<U128> toNanos(std::string_view digits, int64_t exponent, U128 limi
   }
   const int64_t dropped = -shift;
   if (dropped >= static_cast<int64_t>(digits.size())) {
-    return limit >= 1 ? std::optional<U128>(1) : std::nullopt;
+    return U128{1};  // digits is non-zero and entirely below a nano
   }
   const size_t kept = digits.size() - static_cast<size_t>(dropped);
   auto value = accumulate(digits.substr(0, kept), limit);
@@ -379,9 +389,13 @@ std::string Quantity::toString() const {
   return sign + toDecimal(mantissa) + decimalSuffix(exponent, format);
 }
 
-int64_t Quantity::value() const { return roundAwayFromZero(value_, kNanosPerUnit); }
+int64_t Quantity::value() const {
+  return roundAwayFromZero(value_, kNanosPerUnit);
+}
 
-int64_t Quantity::milliValue() const { return roundAwayFromZero(value_, kNanosPerUnit / 1000); }
+int64_t Quantity::milliValue() const {
+  return roundAwayFromZero(value_, kNanosPerUnit / 1000);
+}
 
 double Quantity::asDouble() const {
   return static_cast<double>(static_cast<long double>(value_) / kNanosPerUnit);

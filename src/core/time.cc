@@ -12,7 +12,9 @@ namespace {
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
 
-bool isLeapYear(int64_t year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
+bool isLeapYear(int64_t year) {
+  return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+}
 
 int daysInMonth(int64_t year, int month) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -23,7 +25,7 @@ int daysInMonth(int64_t year, int month) {
 int64_t daysFromCivil(int64_t year, int month, int day) {
   year -= month <= 2 ? 1 : 0;
   const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t yearOfEra = year - era * 400;                                   // [0, 399]
+  const int64_t yearOfEra = year - era * 400;  // [0, 399]
   const int64_t dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
   const int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
   return era * 146'097 + dayOfEra - 719'468;
@@ -39,7 +41,7 @@ struct CivilDate {
 CivilDate civilFromDays(int64_t days) {
   days += 719'468;
   const int64_t era = (days >= 0 ? days : days - 146'096) / 146'097;
-  const int64_t dayOfEra = days - era * 146'097;                                       // [0, 146096]
+  const int64_t dayOfEra = days - era * 146'097;  // [0, 146096]
   const int64_t yearOfEra =
       (dayOfEra - dayOfEra / 1460 + dayOfEra / 36'524 - dayOfEra / 146'096) / 365;  // [0, 399]
   const int64_t dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
@@ -49,7 +51,9 @@ CivilDate civilFromDays(int64_t days) {
   return {yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day};
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Reads a fixed-width run of digits; nullopt if any is not a digit.
 std::optional<int> readDigits(std::string_view text, size_t pos, size_t width) {
