@@ -42,7 +42,11 @@ Json resolvePlain(const std::string& s) {
     try {
       return Json(std::stoll(s));
     } catch (const std::out_of_range&) {
-      return Json(std::stod(s));
+      try {
+        return Json(std::stod(s));
+      } catch (const std::out_of_range&) {
+        return Json(s);
+      }
     }
   }
   if (std::regex_match(s, kHex)) {
@@ -56,13 +60,18 @@ Json resolvePlain(const std::string& s) {
     return Json(s);  // JSON has no infinities; keep the text
   }
   if (std::regex_match(s, kFloat)) {
-    return Json(std::stod(s));
+    try {
+      return Json(std::stod(s));
+    } catch (const std::out_of_range&) {
+      return Json(s);  // beyond double range: keep the text
+    }
   }
   return Json(s);
 }
 
+// Design documents write the ellipsis both plain and quoted (`detailedMonitoring: "..."`).
 bool isPlainElision(const YAML::Node& n) {
-  return n.IsScalar() && n.Tag() == "?" && n.Scalar() == kElision;
+  return n.IsScalar() && (n.Tag() == "?" || n.Tag() == "!") && n.Scalar() == kElision;
 }
 
 // "{...}" or "[...]": a collection that holds only the ellipsis.
@@ -254,7 +263,7 @@ void emit(YAML::Emitter& out, const Json& v) {
       out << YAML::Null;
       break;
     default:
-      out << v.dump();
+      out << dumpJson(v);
   }
 }
 

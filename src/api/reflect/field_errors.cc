@@ -8,7 +8,7 @@ std::string render(const Json& value) {
   if (value.is_string()) {
     return "\"" + value.get<std::string>() + "\"";
   }
-  return value.dump();
+  return dumpJson(value);
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ void validateScalar(const TypeOps& type, const void* value, const FieldDesc* f,
   }
   if (type.kind == TypeKind::String) {
     const auto& s = *static_cast<const std::string*>(value);
-    if (!f->enumValues.empty() &&
+    // An empty string is "not set"; .required() decides whether that is allowed.
+    if (!f->enumValues.empty() && !s.empty() &&
         std::find(f->enumValues.begin(), f->enumValues.end(), s) == f->enumValues.end()) {
       errors.push_back({path.render(), fielderr::unsupported(Json(s), f->enumValues)});
     }
@@ -60,7 +61,7 @@ void checkListMapKeys(const TypeOps& elem, const void* list, const TypeOps& list
       const void* kv = kf->cget(item);
       key[k] = kf->type->isEmpty(kv) && kf->defaultValue ? *kf->defaultValue : kf->type->encode(kv);
     }
-    if (!seen.insert(key.dump()).second) {
+    if (!seen.insert(dumpJson(key)).second) {
       errors.push_back({path.at(i).render(), fielderr::duplicate(key)});
     }
   });
@@ -274,8 +275,9 @@ Json openApiSchema(const TypeOps& type, const FieldDesc* f) {
         if (field.defaultValue) {
           prop["default"] = *field.defaultValue;
         }
-        for (auto& [k, v] : openApiSchema(*field.type, &field).items()) {
-          prop[k] = v;
+        Json typeSchema = openApiSchema(*field.type, &field);
+        for (auto& [k, v] : typeSchema.items()) {
+          prop[k] = std::move(v);
         }
         props[field.name] = std::move(prop);
         if (field.required) {

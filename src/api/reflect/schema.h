@@ -139,6 +139,8 @@ struct StructSchema {
   const void* (*cunknown)(const void* owner) = nullptr;
   std::vector<StructValidator> validators;
   std::vector<StructDefaulter> defaulters;
+  // Field names that are recognised only to be refused, with the reason (e.g. fixed IPs).
+  std::unordered_map<std::string, std::string> forbidden;
 
   const FieldDesc* find(std::string_view name) const;
 };
@@ -241,6 +243,12 @@ class StructBuilder {
     schema_.cunknown = [](const void* owner) -> const void* {
       return &(static_cast<const T*>(owner)->*Member);
     };
+    return *this;
+  }
+
+  // A field users may write (it exists upstream) that this model refuses, with the reason.
+  StructBuilder& forbid(std::string name, std::string reason) {
+    schema_.forbidden.emplace(std::move(name), std::move(reason));
     return *this;
   }
 

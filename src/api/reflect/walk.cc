@@ -68,7 +68,8 @@ TypeOps scalar(TypeKind kind, const char* name, decltype(TypeOps::decode) decode
 
 std::string canonicalDump(const Json& j) {
   // ordered_json keeps input order; hash the key-sorted form so order does not matter.
-  return nlohmann::json::parse(j.dump()).dump();
+  return nlohmann::json::parse(dumpJson(j))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -204,7 +205,7 @@ const TypeOps& numberOps() {
       [](const void* v) { return *static_cast<const double*>(v) == 0.0; },
       [](const void* v, const FieldDesc*, const HashOptions&, core::Hasher& h) {
         h.addTag('N');
-        h.addString(Json(*static_cast<const double*>(v)).dump());
+        h.addString(dumpJson(Json(*static_cast<const double*>(v))));
       },
       [](void* v, const FieldDesc*, int variant) { *static_cast<double*>(v) = 0.5 + variant; });
   return ops;
@@ -221,7 +222,7 @@ const TypeOps& quantityOps() {
         if (in.is_string()) {
           text = in.get<std::string>();
         } else if (in.is_number()) {
-          text = in.dump();
+          text = dumpJson(in);
         } else {
           wrongType(in, "string or number", path, ctx);
           return;
@@ -377,7 +378,9 @@ void decodeStruct(const StructSchema& s, const Json& in, void* out, const PathNo
   for (const auto& [key, value] : in.items()) {
     const FieldDesc* f = s.find(key);
     if (f == nullptr) {
-      if (s.unknown != nullptr) {
+      if (auto it = s.forbidden.find(key); it != s.forbidden.end()) {
+        ctx.error(path.field(key), fielderr::forbidden(it->second));
+      } else if (s.unknown != nullptr) {
         (*static_cast<Json*>(s.unknown(out)))[key] = value;
       } else if (ctx.options.strict) {
         ctx.error(path.field(key), fielderr::unknownField());

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds and runs every test on a fresh machine:
+#   1. the release build (g++, warnings as errors) and its tests,
+#   2. the benchmarks, built and run once briefly so they cannot rot,
+#   3. the AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and its tests,
+#   4. the libFuzzer targets for a bounded time (NW_FUZZ_SECONDS, default 60 each).
+# Usage: scripts/test.sh [--quick]   (--quick: only step 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+jobs=$(nproc)
+fuzz_seconds=${NW_FUZZ_SECONDS:-60}
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "release build"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNW_TESTS=ON -DNW_BENCH=ON >/dev/null
+cmake --build build -j"$jobs"
+step "tests"
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600
+$quick && exit 0
+
+step "benchmarks (smoke run)"
+for b in build/bench/*_bench; do
+  [ -x "$b" ] && "$b" --smoke
+done
+
+step "sanitizer build (ASan + UBSan, clang)"
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DNW_SANITIZE=ON -DNW_FUZZ=ON -DNW_BENCH=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+
+step "fuzzing (${fuzz_seconds}s per target)"
+for f in build-asan/fuzz/*_fuzzer; do
+  name=$(basename "$f")
+  corpus=$(mktemp -d)
+  cp fuzz/corpus/"${name%_fuzzer}"/* "$corpus"/ 2>/dev/null || true
+  "$f" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+    "$corpus" 2>&1 | tail -n 12
+  rm -rf "$corpus"
+done
+
+step "tests under ASan + UBSan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900

@@ -1,0 +1,104 @@
+#include "api/yaml.h"
+
+#include <gtest/gtest.h>
+
+namespace nodewright::api {
+namespace {
+
+Json only(std::string_view text, YamlOptions options = {}) {
+  auto docs = parseDocuments(text, options);
+  EXPECT_TRUE(docs.has_value()) << docs.error().message();
+  EXPECT_EQ(docs->size(), 1u);
+  return docs->front().value;
+}
+
+struct ScalarCase {
+  std::string name;
+  std::string yaml;
+  Json expected;
+};
+
+class YamlScalarTest : public ::testing::TestWithParam<ScalarCase> {};
+
+TEST_P(YamlScalarTest, ResolvesPlainScalarsAsKubectlDoes) {
+  EXPECT_EQ(only("v: " + GetParam().yaml)["v"], GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scalars, YamlScalarTest,
+    ::testing::Values(ScalarCase{"Int", "42", Json(42)}, ScalarCase{"Negative", "-7", Json(-7)},
+                      ScalarCase{"Float", "1.5", Json(1.5)},
+                      ScalarCase{"Exponent", "2e3", Json(2000.0)},
+                      ScalarCase{"True", "true", Json(true)}, ScalarCase{"Yes", "yes", Json(true)},
+                      ScalarCase{"Off", "off", Json(false)}, ScalarCase{"Null", "~", Json()},
+                      ScalarCase{"QuotedInt", "\"42\"", Json("42")},
+                      ScalarCase{"QuotedBool", "'true'", Json("true")},
+                      ScalarCase{"Quantity", "100m", Json("100m")},
+                      ScalarCase{"Duration", "1h30m", Json("1h30m")},
+                      ScalarCase{"Hex", "0x1F", Json(31)},
+                      ScalarCase{"HugeFloat", "1e999", Json("1e999")},
+                      ScalarCase{"ExplicitString", "!!str 12", Json("12")}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(YamlDocumentsTest, SplitsStreamsSkipsEmptyDocumentsAndCountsLines) {
+  auto docs = parseDocuments("a: 1\n---\n---\nb: 2\n");
+  ASSERT_TRUE(docs);
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0].value, Json::parse(R"({"a":1})"));
+  EXPECT_EQ((*docs)[1].index, 1u);
+  EXPECT_EQ((*docs)[1].line, 4);
+}
+
+TEST(YamlDocumentsTest, ExpandsListKinds) {
+  auto docs = parseDocuments(R"({"kind":"List","items":[{"kind":"A"},{"kind":"B"}]})");
+  ASSERT_TRUE(docs);
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[1].value["kind"], "B");
+}
+
+TEST(YamlDocumentsTest, ReportsSyntaxErrorsWithPosition) {
+  auto docs = parseDocuments("a: [1, 2\nb: 3\n");
+  ASSERT_FALSE(docs);
+  EXPECT_EQ(docs.error().message().rfind("line ", 0), 0u) << docs.error().message();
+}
+
+TEST(YamlDocumentsTest, ReportsDuplicateKeys) {
+  auto docs = parseDocuments("spec:\n  a: 1\n  a: 2\n");
+  ASSERT_TRUE(docs);
+  ASSERT_EQ(docs->front().errors.size(), 1u);
+  EXPECT_EQ(docs->front().errors[0].toString(), "spec.a: duplicate field \"a\"");
+}
+
+TEST(YamlElisionTest, LeavesOutDocumentationEllipsesAndRecordsWhere) {
+  YamlOptions options;
+  options.allowElisions = true;
+  auto docs = parseDocuments(R"(spec:
+  subnetSelector: { ... }
+  blockDeviceMappings: [ ... ]
+  detailedMonitoring: "..."
+  userData: ...
+  networkInterfaces:
+    - deviceIndex: 0
+    - { ... }
+)",
+                             options);
+  ASSERT_TRUE(docs);
+  EXPECT_EQ(docs->front().value,
+            Json::parse(R"({"spec":{"networkInterfaces":[{"deviceIndex":0}]}})"));
+  EXPECT_EQ(docs->front().elided,
+            (std::vector<std::string>{"spec.subnetSelector", "spec.blockDeviceMappings",
+                                      "spec.detailedMonitoring", "spec.userData",
+                                      "spec.networkInterfaces[1]"}));
+}
+
+TEST(YamlElisionTest, KeepsEllipsesAsTextWhenNotAllowed) {
+  EXPECT_EQ(only("a: ...\n")["a"], "...");
+}
+
+TEST(YamlEmitTest, QuotesStringsThatWouldReadBackAsOtherTypes) {
+  Json value = Json::parse(R"({"a":"true","b":"10","c":"plain","d":5,"e":[true,null],"f":""})");
+  EXPECT_EQ(only(toYaml(value)), value);
+}
+
+}  // namespace
+}  // namespace nodewright::api
