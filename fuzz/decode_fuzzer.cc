@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       continue;
     }
     const Object& object = *decoded.object;
-    core::Hasher hasher;
+    nodewright::core::Hasher hasher;
     object.info().type->hash(object.raw(), nullptr, HashOptions{}, hasher);
     Json encoded = object.toJson();
     ObjectOptions again;

@@ -127,7 +127,10 @@ TEST_P(KindPropertiesTest, SpecHashIgnoresTheOrderOfSetLists) {
       }
     }
   }
-  for (const auto& [path, list] : lists) {
+  for (const auto& entry : lists) {
+    // Named copies: clang 14 cannot capture structured bindings in lambdas.
+    const std::string& path = entry.first;
+    const reflect::Leaf& list = entry.second;
     if (list.drift != reflect::Drift::Static) {
       continue;
     }
