@@ -26,10 +26,6 @@ std::string invalid(const Json& value, std::string_view detail) {
   return out;
 }
 
-std::string invalid(std::string_view value, std::string_view detail) {
-  return invalid(Json(std::string(value)), detail);
-}
-
 std::string unsupported(const Json& value, const std::vector<std::string>& supported) {
   std::string out = "Unsupported value: " + render(value) + ": supported values: ";
   for (size_t i = 0; i < supported.size(); ++i) {

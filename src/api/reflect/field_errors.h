@@ -24,7 +24,6 @@ using FieldErrors = std::vector<FieldError>;
 namespace fielderr {
 std::string required();
 std::string invalid(const Json& value, std::string_view detail);
-std::string invalid(std::string_view value, std::string_view detail);
 std::string unsupported(const Json& value, const std::vector<std::string>& supported);
 std::string duplicate(const Json& value);
 std::string forbidden(std::string_view detail);

@@ -1,0 +1,153 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/karpenter/common.h"
+
+// karpenter.k8s.aws/v1 EC2NodeClass: how to launch an EC2 instance for a NodeClaim. Selector
+// terms are dynamic (they drift by being resolved again); everything else drifts by hash,
+// except a network interface's deleteOnTermination (seed 001).
+namespace nodewright::api::karpenter {
+
+// Selects subnets by tags, or one subnet by id.
+struct SubnetSelectorTerm {
+  std::map<std::string, std::string> tags;
+  std::string id;
+};
+const reflect::StructSchema& describe(reflect::Tag<SubnetSelectorTerm>);
+
+// Selects security groups by tags or name, or one by id.
+struct SecurityGroupSelectorTerm {
+  std::map<std::string, std::string> tags;
+  std::string id;
+  std::string name;
+};
+const reflect::StructSchema& describe(reflect::Tag<SecurityGroupSelectorTerm>);
+
+// Selects AMIs by alias (family@version), tags, id, name/owner or an SSM parameter.
+struct AMISelectorTerm {
+  std::string alias;
+  std::map<std::string, std::string> tags;
+  std::string id;
+  std::string name;
+  std::string owner;
+  std::string ssmParameter;
+};
+const reflect::StructSchema& describe(reflect::Tag<AMISelectorTerm>);
+
+// Selects EC2 capacity reservations by tags or id.
+struct CapacityReservationSelectorTerm {
+  std::map<std::string, std::string> tags;
+  std::string id;
+  std::string ownerID;
+};
+const reflect::StructSchema& describe(reflect::Tag<CapacityReservationSelectorTerm>);
+
+struct MetadataOptions {
+  std::optional<std::string> httpEndpoint;      // enabled | disabled
+  std::optional<std::string> httpProtocolIPv6;  // enabled | disabled
+  std::optional<int64_t> httpPutResponseHopLimit;
+  std::optional<std::string> httpTokens;  // required | optional
+};
+const reflect::StructSchema& describe(reflect::Tag<MetadataOptions>);
+
+struct BlockDevice {
+  std::optional<bool> deleteOnTermination;
+  std::optional<bool> encrypted;
+  std::optional<int64_t> iops;
+  std::string kmsKeyID;
+  std::string snapshotID;
+  std::optional<int64_t> throughput;
+  std::optional<core::Quantity> volumeSize;
+  std::string volumeType;
+};
+const reflect::StructSchema& describe(reflect::Tag<BlockDevice>);
+
+struct BlockDeviceMapping {
+  std::string deviceName;
+  std::optional<BlockDevice> ebs;
+  bool rootVolume = false;
+};
+const reflect::StructSchema& describe(reflect::Tag<BlockDeviceMapping>);
+
+// One launch-template network interface (seed 001's subset, plus per-interface selectors).
+struct NetworkInterface {
+  std::optional<bool> associateCarrierIPAddress;
+  std::optional<bool> associatePublicIPAddress;
+  std::optional<bool> deleteOnTermination;
+  std::string description;
+  std::optional<int32_t> deviceIndex;
+  std::string interfaceType;  // interface | efa | efa-only
+  std::optional<int32_t> networkCardIndex;
+  std::optional<int32_t> ipv4PrefixCount;
+  std::optional<int32_t> ipv6PrefixCount;
+  std::vector<SubnetSelectorTerm> subnetSelectorTerms;
+  std::vector<SecurityGroupSelectorTerm> securityGroupSelectorTerms;
+};
+const reflect::StructSchema& describe(reflect::Tag<NetworkInterface>);
+
+struct EC2NodeClassSpec {
+  std::vector<SubnetSelectorTerm> subnetSelectorTerms;
+  std::vector<SecurityGroupSelectorTerm> securityGroupSelectorTerms;
+  std::vector<CapacityReservationSelectorTerm> capacityReservationSelectorTerms;
+  std::optional<bool> associatePublicIPAddress;
+  std::vector<AMISelectorTerm> amiSelectorTerms;
+  std::string amiFamily;
+  std::optional<std::string> userData;
+  std::string role;
+  std::string instanceProfile;
+  std::map<std::string, std::string> tags;
+  std::optional<KubeletConfiguration> kubelet;
+  std::vector<BlockDeviceMapping> blockDeviceMappings;
+  std::string instanceStorePolicy;  // RAID0
+  std::optional<bool> detailedMonitoring;
+  std::optional<MetadataOptions> metadataOptions;
+  std::string context;
+  std::vector<NetworkInterface> networkInterfaces;
+};
+const reflect::StructSchema& describe(reflect::Tag<EC2NodeClassSpec>);
+
+struct SubnetStatus {
+  std::string id;
+  std::string zone;
+  std::string zoneID;
+};
+const reflect::StructSchema& describe(reflect::Tag<SubnetStatus>);
+
+struct SecurityGroupStatus {
+  std::string id;
+  std::string name;
+};
+const reflect::StructSchema& describe(reflect::Tag<SecurityGroupStatus>);
+
+struct AMIStatus {
+  std::string id;
+  std::string name;
+  std::vector<NodeSelectorRequirement> requirements;
+  bool deprecated = false;
+};
+const reflect::StructSchema& describe(reflect::Tag<AMIStatus>);
+
+struct EC2NodeClassStatus {
+  std::vector<SubnetStatus> subnets;
+  std::vector<SecurityGroupStatus> securityGroups;
+  std::vector<AMIStatus> amis;
+  std::string instanceProfile;
+  std::vector<Condition> conditions;
+};
+const reflect::StructSchema& describe(reflect::Tag<EC2NodeClassStatus>);
+
+struct EC2NodeClass {
+  std::string apiVersion;
+  std::string kind;
+  ObjectMeta metadata;
+  EC2NodeClassSpec spec;
+  EC2NodeClassStatus status;
+};
+const reflect::StructSchema& describe(reflect::Tag<EC2NodeClass>);
+
+}  // namespace nodewright::api::karpenter

@@ -1,0 +1,270 @@
+#include "api/karpenter/nodepool.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "api/karpenter/rules.h"
+
+namespace nodewright::api::karpenter {
+
+using reflect::StructBuilder;
+using reflect::StructSchema;
+using reflect::Tag;
+
+namespace {
+
+bool allDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// ^((100|[0-9]{1,2})%|[0-9]+)$
+bool isBudgetNodes(std::string_view s) {
+  if (!s.empty() && s.back() == '%') {
+    std::string_view n = s.substr(0, s.size() - 1);
+    return (allDigits(n) && n.size() <= 2) || n == "100";
+  }
+  return allDigits(s);
+}
+
+// Standard five-field cron or one of the predefined schedules; timezones are not supported.
+bool isCronSchedule(const std::string& s) {
+  static const std::vector<std::string> kMacros = {"@annually", "@yearly",   "@monthly", "@weekly",
+                                                   "@daily",    "@midnight", "@hourly"};
+  if (std::find(kMacros.begin(), kMacros.end(), s) != kMacros.end()) {
+    return true;
+  }
+  std::istringstream in(s);
+  std::string field;
+  int n = 0;
+  while (in >> field) {
+    ++n;
+    bool ok = std::all_of(field.begin(), field.end(), [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+             c == '*' || c == ',' || c == '-' || c == '/' || c == '?';
+    });
+    if (!ok) {
+      return false;
+    }
+  }
+  return n == 5;
+}
+
+void validateBudget(const Budget& b, const FieldPath& p, FieldErrors& errs) {
+  if (!b.nodes.empty() && !isBudgetNodes(b.nodes)) {
+    errs.push_back(
+        {p.child("nodes").str(),
+         fielderr::invalid(Json(b.nodes), "must be a node count or a percentage up to 100%")});
+  }
+  if (!b.schedule.empty() && !isCronSchedule(b.schedule)) {
+    errs.push_back({p.child("schedule").str(),
+                    fielderr::invalid(Json(b.schedule),
+                                      "must be a five-field cron expression or one of @yearly, "
+                                      "@annually, @monthly, @weekly, @daily, @midnight, @hourly")});
+  }
+  if (!b.schedule.empty() && !b.duration) {
+    errs.push_back({p.child("duration").str(),
+                    fielderr::required() + ": a schedule needs a duration to be active for"});
+  }
+  if (b.schedule.empty() && b.duration) {
+    errs.push_back(
+        {p.child("schedule").str(), fielderr::required() + ": a duration needs a schedule"});
+  }
+  rules::checkDuration(b.duration, rules::DurationRule::MinutesOrHours, p.child("duration"), errs);
+}
+
+void validateTemplateSpec(const NodeClaimTemplateSpec& s, const FieldPath& p, FieldErrors& errs) {
+  rules::validateTaintLists(s.taints, s.startupTaints, p, errs);
+  // The NodePool sets karpenter.sh/nodepool itself; a template may not constrain it.
+  for (size_t i = 0; i < s.requirements.size(); ++i) {
+    if (s.requirements[i].key == "karpenter.sh/nodepool") {
+      errs.push_back({p.child("requirements").index(i).child("key").str(),
+                      fielderr::invalid(Json(s.requirements[i].key),
+                                        *rules::restrictedLabel("karpenter.sh/nodepool", false))});
+    }
+  }
+  rules::checkDuration(s.expireAfter, rules::DurationRule::SecondsOrNever, p.child("expireAfter"),
+                       errs);
+  rules::checkDuration(s.terminationGracePeriod, rules::DurationRule::Seconds,
+                       p.child("terminationGracePeriod"), errs);
+}
+
+}  // namespace
+
+const StructSchema& describe(Tag<TemplateMetadata>) {
+  using M = TemplateMetadata;
+  static const StructSchema s =
+      StructBuilder<M>("TemplateMetadata", "Labels and annotations for the launched nodes.")
+          .field<&M::labels>("labels",
+                             "Labels applied to every node; restricted kubelet and Karpenter "
+                             "domains are rejected.")
+          .field<&M::annotations>("annotations", "Annotations applied to every node.")
+          .validate([](const M& m, const FieldPath& p, FieldErrors& errs) {
+            rules::validateLabels(m.labels, p.child("labels"), errs);
+          })
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<NodeClaimTemplateSpec>) {
+  using S = NodeClaimTemplateSpec;
+  static const StructSchema s =
+      StructBuilder<S>("NodeClaimTemplateSpec",
+                       "The desired state of the NodeClaims a NodePool launches (without "
+                       "resource requests, which come from the pods).")
+          .field<&S::taints>("taints", "Taints applied to the node.")
+          .setList()
+          .field<&S::startupTaints>("startupTaints",
+                                    "Taints applied at startup and expected to be removed by a "
+                                    "daemon; pods need not tolerate them to be provisioned for.")
+          .setList()
+          .field<&S::requirements>("requirements",
+                                   "Constraints on the instances (instance type, zone, capacity "
+                                   "type, ...), layered with the labels.")
+          .dynamic()
+          .setList()
+          .maxItems(100)
+          .field<&S::nodeClassRef>("nodeClassRef",
+                                   "The cloud provider node class with the instance settings.")
+          .required()
+          .field<&S::expireAfter>("expireAfter",
+                                  "How long a node lives before it is replaced, measured from "
+                                  "creation, or Never.")
+          .behavioral()
+          .pattern("^(([0-9]+(s|m|h))+|Never)$")
+          .defaultsTo(Json("720h"))
+          .field<&S::terminationGracePeriod>(
+              "terminationGracePeriod",
+              "Longest time a draining node waits for its pods before deleting them forcefully; "
+              "unset waits indefinitely.")
+          .behavioral()
+          .pattern("^([0-9]+(s|m|h))+$")
+          .field<&S::kubelet>("kubelet", "Kubelet settings for the nodes.")
+          .validate(validateTemplateSpec)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<NodeClaimTemplate>) {
+  using T = NodeClaimTemplate;
+  static const StructSchema s =
+      StructBuilder<T>("NodeClaimTemplate", "The template NodeClaims are created from.")
+          .field<&T::metadata>("metadata", "Labels and annotations for the launched nodes.")
+          .field<&T::spec>("spec", "The desired state of the launched NodeClaims.")
+          .required()
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<Budget>) {
+  static const StructSchema s =
+      StructBuilder<Budget>("Budget",
+                            "Limits how many of the NodePool's nodes may be disrupted at once, "
+                            "optionally only inside a scheduled window.")
+          .field<&Budget::reasons>("reasons",
+                                   "Disruption reasons this budget applies to: Underutilized, "
+                                   "Empty, Drifted; all when empty.")
+          .setList()
+          .maxItems(50)
+          .enums({"Underutilized", "Empty", "Drifted"})
+          .field<&Budget::nodes>("nodes",
+                                 "Largest number or percentage of nodes that may be disrupting "
+                                 "at once.")
+          .required()
+          .pattern("^((100|[0-9]{1,2})%|[0-9]+)$")
+          .defaultsTo(Json("10%"))
+          .field<&Budget::schedule>("schedule",
+                                    "Cron schedule (UTC) when the budget becomes active; needs a "
+                                    "duration. Unset: always active.")
+          .pattern(
+              R"(^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$)")
+          .field<&Budget::duration>("duration",
+                                    "How long the budget stays active after each schedule hit; "
+                                    "whole minutes or hours.")
+          .pattern("^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$")
+          .validate(validateBudget)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<Disruption>) {
+  using D = Disruption;
+  static const StructSchema s =
+      StructBuilder<D>("Disruption", "When and how fast Karpenter may disrupt the nodes.")
+          .field<&D::consolidationPolicy>("consolidationPolicy",
+                                          "Which nodes consolidation may remove: only empty ones "
+                                          "or also underutilized ones.")
+          .enums({"WhenEmpty", "WhenEmptyOrUnderutilized"})
+          .defaultsTo(Json("WhenEmptyOrUnderutilized"))
+          .field<&D::consolidateAfter>("consolidateAfter",
+                                       "How long a node must be consolidatable (no pod changes) "
+                                       "before it is consolidated, or Never.")
+          .required()
+          .pattern("^(([0-9]+(s|m|h))+|Never)$")
+          .defaultsTo(Json("0s"))
+          .field<&D::budgets>("budgets",
+                              "Disruption budgets; the most restrictive active one wins.")
+          .maxItems(50)
+          .defaultsTo(Json::array({Json{{"nodes", "10%"}}}))
+          .validate([](const D& d, const FieldPath& p, FieldErrors& errs) {
+            rules::checkDuration(d.consolidateAfter, rules::DurationRule::SecondsOrNever,
+                                 p.child("consolidateAfter"), errs);
+          })
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<NodePoolSpec>) {
+  using S = NodePoolSpec;
+  static const StructSchema s =
+      StructBuilder<S>("NodePoolSpec",
+                       "A template for the nodes Karpenter launches for unschedulable pods, and "
+                       "the rules for disrupting them.")
+          .field<&S::template_>("template",
+                                "Template of the NodeClaims this NodePool launches; pods narrow "
+                                "it further.")
+          .required()
+          .field<&S::disruption>("disruption", "Disruption settings.")
+          .behavioral()
+          .field<&S::limits>("limits",
+                             "Upper bounds on the total resources this NodePool may launch.")
+          .behavioral()
+          .field<&S::weight>("weight",
+                             "Priority against other NodePools; higher is tried first, unset "
+                             "counts as 0.")
+          .behavioral()
+          .min(1)
+          .max(100)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<NodePoolStatus>) {
+  using S = NodePoolStatus;
+  static const StructSchema s =
+      StructBuilder<S>("NodePoolStatus", "Observed state of the NodePool.")
+          .field<&S::resources>("resources", "Resources of the nodes the NodePool has launched.")
+          .field<&S::conditions>("conditions", "Signals for health and readiness.")
+          .field<&S::nodes>("nodes", "Number of nodes the NodePool has launched.")
+          .min(0)
+          .validate([](const S& st, const FieldPath& p, FieldErrors& errs) {
+            rules::validateConditions(st.conditions, p.child("conditions"), errs);
+          })
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<NodePool>) {
+  static const StructSchema s = [] {
+    StructBuilder<NodePool> b("NodePool",
+                              "A NodePool sets constraints on the nodes Karpenter creates and on "
+                              "the pods that can run on them.");
+    withTypeMeta(b);
+    return b.field<&NodePool::spec>("spec", "Desired state of the NodePool.")
+        .required()
+        .field<&NodePool::status>("status", "Observed state of the NodePool.")
+        .build();
+  }();
+  return s;
+}
+
+}  // namespace nodewright::api::karpenter

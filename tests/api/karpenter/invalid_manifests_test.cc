@@ -1,0 +1,477 @@
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "api/karpenter/decode.h"
+
+// Invalid Karpenter v1 manifests: each is decoded, defaulted and validated like `nodewright
+// validate` does, and must report exactly these errors, all at once.
+namespace nodewright::api::karpenter {
+namespace {
+
+using testing::decodeOne;
+using testing::errorStrings;
+
+constexpr std::string_view kNodeClassRef =
+    "nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}";
+
+// A NodePool whose template spec holds nodeClassRef plus `templateSpec` (flow-style entries),
+// followed by `spec`: extra block lines indented by two spaces under spec.
+std::string pool(std::string_view templateSpec, std::string_view spec = "") {
+  std::string out =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n"
+      "  template:\n    spec: {";
+  out += kNodeClassRef;
+  if (!templateSpec.empty()) {
+    out += ", ";
+    out += templateSpec;
+  }
+  out += "}\n";
+  out += spec;
+  return out;
+}
+
+// A NodePool with one requirement given in flow style.
+std::string requirement(std::string_view req) {
+  return pool("requirements: [" + std::string(req) + "]");
+}
+
+// An EC2NodeClass with exactly the given spec lines (indented by two spaces).
+std::string nodeClassSpec(std::string_view spec) {
+  return "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n" +
+         std::string(spec);
+}
+
+// A valid EC2NodeClass plus `extra` spec lines.
+std::string nodeClass(std::string_view extra) {
+  return nodeClassSpec(
+      "  role: KarpenterNodeRole\n"
+      "  amiSelectorTerms: [{alias: al2023@latest}]\n"
+      "  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]\n"
+      "  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]\n" +
+      std::string(extra));
+}
+
+std::string manyBudgets(int n) {
+  std::string spec = "  disruption:\n    budgets:\n";
+  for (int i = 0; i < n; ++i) {
+    spec += "      - nodes: \"1\"\n";
+  }
+  return pool("", spec);
+}
+
+const std::string kFixedAddress =
+    "Forbidden: fixed addresses cannot be shared by a fleet of nodes: every instance launched "
+    "from this node class would claim the same address (seed 001); use ipv4PrefixCount or "
+    "ipv6PrefixCount";
+const std::string kQualifiedName =
+    "must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 "
+    "alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric";
+const std::string kOperators =
+    R"("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte")";
+const std::string kReq = "spec.template.spec.requirements[0]";
+const std::string kNi = "spec.networkInterfaces";
+
+struct InvalidCase {
+  std::string name;
+  std::string yaml;
+  std::vector<std::string> errors;
+};
+
+// Failure messages name the case instead of dumping its bytes.
+void PrintTo(const InvalidCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class KarpenterInvalidManifestTest : public ::testing::TestWithParam<InvalidCase> {};
+
+TEST_P(KarpenterInvalidManifestTest, ReportsEveryErrorWithItsFieldPath) {
+  DecodedObject decoded = decodeOne(GetParam().yaml);
+  EXPECT_EQ(errorStrings(decoded.errors), GetParam().errors);
+}
+
+const InvalidCase kCases[] = {
+    // Requirements: operators with the wrong number of values.
+    {"RequirementInWithoutValues",
+     requirement("{key: kubernetes.io/arch, operator: In}"),
+     {kReq + ".values: Required value: operator In needs at least one value"}},
+    {"RequirementExistsWithValues",
+     requirement("{key: kubernetes.io/arch, operator: Exists, values: [amd64]}"),
+     {kReq + R"(.values: Invalid value: ["amd64"]: operator Exists takes no values)"}},
+    {"RequirementDoesNotExistWithValues",
+     requirement("{key: example.com/gpu, operator: DoesNotExist, values: [a, b]}"),
+     {kReq + R"(.values: Invalid value: ["a","b"]: operator DoesNotExist takes no values)"}},
+    {"RequirementGtWithTwoValues",
+     requirement("{key: karpenter.k8s.aws/instance-cpu, operator: Gt, values: ['1', '2']}"),
+     {kReq + R"(.values: Invalid value: ["1","2"]: operator Gt takes exactly one value)"}},
+    {"RequirementLtWithoutValues",
+     requirement("{key: karpenter.k8s.aws/instance-cpu, operator: Lt}"),
+     {kReq + ".values: Invalid value: []: operator Lt takes exactly one value"}},
+    {"RequirementGteWithNonInteger",
+     requirement("{key: karpenter.k8s.aws/instance-memory, operator: Gte, values: [four]}"),
+     {kReq + R"(.values[0]: Invalid value: "four": operator Gte needs a non-negative integer)"}},
+    {"RequirementLteWithFraction",
+     requirement("{key: karpenter.k8s.aws/instance-memory, operator: Lte, values: ['1.5']}"),
+     {kReq + R"(.values[0]: Invalid value: "1.5": operator Lte needs a non-negative integer)"}},
+    {"RequirementUnsupportedOperator",
+     requirement("{key: kubernetes.io/arch, operator: Equals, values: [amd64]}"),
+     {kReq + R"(.operator: Unsupported value: "Equals": supported values: )" + kOperators}},
+    {"RequirementWithoutOperator",
+     requirement("{key: kubernetes.io/arch, values: [amd64]}"),
+     {kReq + ".operator: Required value"}},
+    {"RequirementMinValuesAboveValueCount",
+     requirement("{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5, c5], "
+                 "minValues: 3}"),
+     {kReq + ".minValues: Invalid value: 3: must not exceed the number of values (2)"}},
+    {"RequirementMinValuesOutOfRange",
+     requirement("{key: karpenter.k8s.aws/instance-family, operator: Exists, minValues: 51}"),
+     {kReq + ".minValues: Invalid value: 51: must be less than or equal to 50"}},
+    {"RequirementMinValuesWithNotIn",
+     requirement("{key: karpenter.k8s.aws/instance-family, operator: NotIn, values: [t2], "
+                 "minValues: 1}"),
+     {kReq + ".minValues: Forbidden: minValues applies only to operators In and Exists"}},
+    {"RequirementOnHostname",
+     requirement("{key: kubernetes.io/hostname, operator: In, values: [node-a]}"),
+     {kReq +
+      R"(.key: Invalid value: "kubernetes.io/hostname": label "kubernetes.io/hostname" is restricted)"}},
+    {"RequirementOnNodePoolLabel",
+     requirement("{key: karpenter.sh/nodepool, operator: In, values: [other]}"),
+     {kReq +
+      R"(.key: Invalid value: "karpenter.sh/nodepool": label "karpenter.sh/nodepool" is restricted)"}},
+    {"RequirementInKarpenterDomain",
+     requirement("{key: karpenter.sh/custom, operator: Exists}"),
+     {kReq +
+      R"(.key: Invalid value: "karpenter.sh/custom": label domain "karpenter.sh" is restricted)"}},
+    {"RequirementWithInvalidKey",
+     requirement("{key: 'bad key', operator: Exists}"),
+     {kReq + R"(.key: Invalid value: "bad key": )" + kQualifiedName}},
+
+    // Taints.
+    {"TaintWithUnknownEffect",
+     pool("taints: [{key: dedicated, effect: NoRun}]"),
+     {R"(spec.template.spec.taints[0].effect: Unsupported value: "NoRun": supported values: )"
+      R"("NoSchedule", "PreferNoSchedule", "NoExecute")"}},
+    {"TaintWithoutKeyOrEffect",
+     pool("taints: [{value: gpu}]"),
+     {"spec.template.spec.taints[0].key: Required value",
+      "spec.template.spec.taints[0].effect: Required value"}},
+    {"TaintRepeatedAsStartupTaint",
+     pool("taints: [{key: dedicated, effect: NoSchedule}], "
+          "startupTaints: [{key: dedicated, value: other, effect: NoSchedule}]"),
+     {R"(spec.template.spec.startupTaints[0]: Duplicate value: {"key":"dedicated","effect":"NoSchedule"})"}},
+
+    // Disruption budgets.
+    {"BudgetScheduleWithoutDuration",
+     pool("", "  disruption:\n    budgets: [{nodes: '0', schedule: '0 9 * * mon-fri'}]\n"),
+     {"spec.disruption.budgets[0].duration: Required value: a schedule needs a duration to be "
+      "active for"}},
+    {"BudgetDurationWithoutSchedule",
+     pool("", "  disruption:\n    budgets: [{nodes: '0', duration: 1h}]\n"),
+     {"spec.disruption.budgets[0].schedule: Required value: a duration needs a schedule"}},
+    {"BudgetNodesAboveHundredPercent",
+     pool("", "  disruption:\n    budgets: [{nodes: 101%}]\n"),
+     {R"(spec.disruption.budgets[0].nodes: Invalid value: "101%": must be a node count or a )"
+      "percentage up to 100%"}},
+    {"BudgetScheduleWithFourFields",
+     pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '0 9 * *', duration: 1h}]\n"),
+     {R"(spec.disruption.budgets[0].schedule: Invalid value: "0 9 * *": must be a five-field )"
+      "cron expression or one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, "
+      "@hourly"}},
+    {"BudgetDurationInSeconds",
+     pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '@daily', duration: 90s}]\n"),
+     {R"(spec.disruption.budgets[0].duration: Invalid value: "1m30s": must be whole minutes or )"
+      "hours; cron has no seconds"}},
+    {"BudgetDurationNever",
+     pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '@daily', duration: Never}]\n"),
+     {R"(spec.disruption.budgets[0].duration: Invalid value: "Never": must be a duration, not )"
+      "Never"}},
+    {"BudgetWithUnknownReason",
+     pool("", "  disruption:\n    budgets: [{nodes: '1', reasons: [Drifted, Expired]}]\n"),
+     {R"(spec.disruption.budgets[0].reasons[1]: Unsupported value: "Expired": supported )"
+      R"(values: "Underutilized", "Empty", "Drifted")"}},
+    {"TooManyBudgets",
+     manyBudgets(51),
+     {"spec.disruption.budgets: Too many: 51: must have at most 50 items"}},
+
+    // Durations and quantities.
+    {"MalformedConsolidateAfter",
+     pool("", "  disruption: {consolidateAfter: soon}\n"),
+     {R"(spec.disruption.consolidateAfter: Invalid value: "soon": time: invalid duration "soon")"}},
+    {"ConsolidationPolicyFromV1Beta1",
+     pool("", "  disruption: {consolidationPolicy: WhenUnderutilized}\n"),
+     {R"(spec.disruption.consolidationPolicy: Unsupported value: "WhenUnderutilized": )"
+      R"(supported values: "WhenEmpty", "WhenEmptyOrUnderutilized")"}},
+    {"NegativeExpireAfter",
+     pool("expireAfter: -1h"),
+     {R"(spec.template.spec.expireAfter: Invalid value: "-1h0m0s": must not be negative)"}},
+    {"TerminationGracePeriodNever",
+     pool("terminationGracePeriod: Never"),
+     {R"(spec.template.spec.terminationGracePeriod: Invalid value: "Never": must be a )"
+      "duration, not Never"}},
+    {"MalformedLimitQuantity",
+     pool("", "  limits: {cpu: 1000x, memory: 1Ti}\n"),
+     {R"(spec.limits[cpu]: Invalid value: "1000x": quantities must match the regular )"
+      R"(expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$')"}},
+    {"WeightOutOfRange",
+     pool("", "  weight: 101\n"),
+     {"spec.weight: Invalid value: 101: must be less than or equal to 100"}},
+    {"WeightZero",
+     pool("", "  weight: 0\n"),
+     {"spec.weight: Invalid value: 0: must be greater than or equal to 1"}},
+
+    // Template structure.
+    {"UnknownTemplateField",
+     pool("providerRef: {name: default}"),
+     {"spec.template.spec.providerRef: field not declared in schema"}},
+    {"MissingNodeClassRef",
+     "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n"
+     "  template:\n    spec: {taints: [{key: a, effect: NoSchedule}]}\n",
+     {"spec.template.spec.nodeClassRef: Required value"}},
+    {"NodeClassRefWithVersionedGroup",
+     "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n"
+     "  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws/v1, name: default}\n",
+     {"spec.template.spec.nodeClassRef.kind: Required value",
+      R"(spec.template.spec.nodeClassRef.group: Invalid value: "karpenter.k8s.aws/v1": must be )"
+      "an API group without a version"}},
+    {"RestrictedTemplateLabel",
+     "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n"
+     "  template:\n    metadata:\n      labels: {kubernetes.io/hostname: a, team: 'a b'}\n"
+     "    spec: {" +
+         std::string(kNodeClassRef) + "}\n",
+     {R"(spec.template.metadata.labels[kubernetes.io/hostname]: Invalid value: )"
+      R"("kubernetes.io/hostname": label "kubernetes.io/hostname" is restricted)",
+      R"(spec.template.metadata.labels[team]: Invalid value: "a b": must be empty or at most 63 )"
+      "alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric"}},
+
+    // Kubelet.
+    {"KubeletImageGCThresholdsInverted",
+     nodeClass("  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n"),
+     {"spec.kubelet.imageGCHighThresholdPercent: Invalid value: 50: must be greater than "
+      "imageGCLowThresholdPercent (60)"}},
+    {"KubeletSoftEvictionWithoutGracePeriod",
+     nodeClass("  kubelet:\n    evictionSoft: {memory.available: 500Mi}\n"
+               "    evictionSoftGracePeriod: {nodefs.available: 1m}\n"),
+     {"spec.kubelet.evictionSoft[nodefs.available]: Required value: "
+      "evictionSoftGracePeriod[nodefs.available] needs a matching soft eviction threshold",
+      "spec.kubelet.evictionSoftGracePeriod[memory.available]: Required value: "
+      "evictionSoft[memory.available] needs a grace period"}},
+    {"KubeletNegativeMaxPodsAndUnknownReservation",
+     nodeClass("  kubelet: {maxPods: -1, systemReserved: {gpu: '1', memory: -1Gi}}\n"),
+     {"spec.kubelet.maxPods: Invalid value: -1: must be greater than or equal to 0",
+      R"(spec.kubelet.systemReserved[gpu]: Unsupported value: "gpu": supported values: "cpu", )"
+      R"("memory", "ephemeral-storage", "pid")",
+      R"(spec.kubelet.systemReserved[memory]: Invalid value: "-1Gi": must not be negative)"}},
+    {"KubeletMalformedGracePeriod",
+     nodeClass("  kubelet:\n    evictionSoft: {memory.available: 5%}\n"
+               "    evictionSoftGracePeriod: {memory.available: 1 minute}\n"),
+     {R"(spec.kubelet.evictionSoftGracePeriod[memory.available]: Invalid value: "1 minute": )"
+      R"(time: unknown unit " minute" in duration "1 minute")"}},
+
+    // Network interfaces (seed 001).
+    {"DuplicateDeviceIndexOnOneCard",
+     nodeClass("  networkInterfaces:\n    - {deviceIndex: 0}\n    - {deviceIndex: 1}\n"
+               "    - {deviceIndex: 1, networkCardIndex: 0}\n"),
+     {kNi + R"([2]: Duplicate value: {"networkCardIndex":0,"deviceIndex":1})"}},
+    {"PrimaryInterfaceOffCardZero",
+     nodeClass("  networkInterfaces: [{networkCardIndex: 1, deviceIndex: 0}]\n"),
+     {kNi + "[0].networkCardIndex: Invalid value: 1: the primary interface (deviceIndex 0) "
+            "must be on network card 0"}},
+    {"EfaOnlyPrimaryInterface",
+     nodeClass("  networkInterfaces: [{interfaceType: efa-only}]\n"),
+     {kNi + R"([0].interfaceType: Invalid value: "efa-only": the primary interface )"
+            "(deviceIndex 0) cannot be efa-only"}},
+    {"NegativeInterfaceIndices",
+     nodeClass("  networkInterfaces: [{}, {deviceIndex: -1, networkCardIndex: -2}]\n"),
+     {kNi + "[1].deviceIndex: Invalid value: -1: must be greater than or equal to 0",
+      kNi + "[1].networkCardIndex: Invalid value: -2: must be greater than or equal to 0"}},
+    {"NegativePrefixCounts",
+     nodeClass("  networkInterfaces: [{ipv4PrefixCount: -1, ipv6PrefixCount: -3}]\n"),
+     {kNi + "[0].ipv4PrefixCount: Invalid value: -1: must be greater than or equal to 0",
+      kNi + "[0].ipv6PrefixCount: Invalid value: -3: must be greater than or equal to 0"}},
+    {"SpecificIpAddresses",
+     nodeClass("  networkInterfaces:\n    - privateIpAddress: 10.0.0.5\n"
+               "      ipv6Addresses: [{ipv6Address: '2600::1'}]\n"),
+     {kNi + "[0].privateIpAddress: " + kFixedAddress, kNi + "[0].ipv6Addresses: " + kFixedAddress}},
+    {"ExistingInterfaceAndSubnetId",
+     nodeClass("  networkInterfaces: [{networkInterfaceId: eni-0123, subnetId: subnet-0123}]\n"),
+     {kNi + "[0].networkInterfaceId: Forbidden: an existing network interface attaches to one "
+            "instance only and cannot be shared by a fleet of nodes (seed 001)",
+      kNi + "[0].subnetId: Forbidden: subnets are resolved per zone from subnetSelectorTerms, "
+            "on the node class or on this interface"}},
+    {"NoPrimaryInterface",
+     nodeClass("  networkInterfaces: [{deviceIndex: 1}, {deviceIndex: 2}]\n"),
+     {kNi + ": Required value: one interface must be the primary (deviceIndex 0 on network "
+            "card 0)"}},
+    {"PublicIpOnSecondaryInterface",
+     nodeClass("  networkInterfaces: [{}, {deviceIndex: 1, associatePublicIPAddress: true}]\n"),
+     {kNi + "[1].associatePublicIPAddress: Forbidden: only the primary interface (deviceIndex 0) "
+            "can have a public IP address"}},
+    {"PublicIpWithSeveralInterfaces",
+     nodeClass("  networkInterfaces: [{associatePublicIPAddress: true}, {deviceIndex: 1}]\n"),
+     {kNi + "[0].associatePublicIPAddress: Forbidden: EC2 assigns a public IP address only when "
+            "a single network interface is launched"}},
+    {"PublicAndCarrierIpTogether",
+     nodeClass("  networkInterfaces: [{associatePublicIPAddress: true, "
+               "associateCarrierIPAddress: true}]\n"),
+     {kNi + "[0].associateCarrierIPAddress: Forbidden: cannot be combined with "
+            "associatePublicIPAddress"}},
+    {"NodeClassPublicIpWithInterfaces",
+     nodeClass("  associatePublicIPAddress: true\n  networkInterfaces: [{}]\n"),
+     {"spec.associatePublicIPAddress: Forbidden: cannot be combined with networkInterfaces; set "
+      "networkInterfaces[0].associatePublicIPAddress instead"}},
+    {"UnknownInterfaceTypeAndLongDescription",
+     nodeClass("  networkInterfaces: [{interfaceType: ena, description: " + std::string(256, 'd') +
+               "}]\n"),
+     {kNi + R"([0].description: Invalid value: ")" + std::string(256, 'd') +
+          R"(": must be no more than 255 characters)",
+      kNi + R"([0].interfaceType: Unsupported value: "ena": supported values: "interface", )"
+            R"("efa", "efa-only")"}},
+    {"EfaOnlyInterfaceWithPrefixes",
+     nodeClass("  networkInterfaces: [{}, {deviceIndex: 1, networkCardIndex: 1, "
+               "interfaceType: efa-only, ipv4PrefixCount: 1}]\n"),
+     {kNi + "[1].ipv4PrefixCount: Forbidden: an efa-only interface has no IP addresses"}},
+    {"InterfaceSelectorTermWithoutFields",
+     nodeClass("  networkInterfaces: [{subnetSelectorTerms: [{}]}]\n"),
+     {kNi + "[0].subnetSelectorTerms[0]: Required value: expected at least one of 'tags', 'id'"}},
+
+    // Selector terms, AMIs and identity.
+    {"MissingSelectorTerms",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{alias: al2023@latest}]\n"),
+     {"spec.subnetSelectorTerms: Required value",
+      "spec.securityGroupSelectorTerms: Required value"}},
+    {"SubnetIdWithTagsAndBadId",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{alias: al2023@latest}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123, tags: {a: b}}, {id: vpc-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123, name: default}]\n"),
+     {"spec.subnetSelectorTerms[0].id: Forbidden: 'id' is mutually exclusive, cannot be set with "
+      "a combination of other fields in subnetSelectorTerms",
+      R"(spec.subnetSelectorTerms[1].id: Invalid value: "vpc-0123": must match subnet-[0-9a-z]+)",
+      "spec.securityGroupSelectorTerms[0].id: Forbidden: 'id' is mutually exclusive, cannot be "
+      "set with a combination of other fields in securityGroupSelectorTerms"}},
+    {"EmptySelectorTagValue",
+     nodeClass("  capacityReservationSelectorTerms: [{tags: {team: ''}}]\n"),
+     {R"(spec.capacityReservationSelectorTerms[0].tags[team]: Invalid value: "": empty tag keys )"
+      "or values aren't supported"}},
+    {"AliasWithOtherFieldsAndTerms",
+     nodeClassSpec("  role: KarpenterNodeRole\n"
+                   "  amiSelectorTerms: [{alias: al2023@latest, owner: self}, {id: ami-0123}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {"spec.amiSelectorTerms[0].alias: Forbidden: 'alias' is mutually exclusive, cannot be set "
+      "with a combination of other fields in amiSelectorTerms",
+      "spec.amiSelectorTerms[0].alias: Forbidden: an alias term must be the only "
+      "amiSelectorTerm"}},
+    {"AliasWithUnknownFamily",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{alias: ubuntu@latest}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {R"(spec.amiSelectorTerms[0].alias: Unsupported value: "ubuntu": supported values: "al2", )"
+      R"("al2023", "bottlerocket", "windows2019", "windows2022")"}},
+    {"AliasWithoutVersion",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{alias: al2023}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {R"(spec.amiSelectorTerms[0].alias: Invalid value: "al2023": must match the format )"
+      "'family@version'"}},
+    {"PinnedWindowsAlias",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{alias: windows2022@v1}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {R"(spec.amiSelectorTerms[0].alias: Invalid value: "windows2022@v1": Windows AMIs cannot )"
+      "be pinned; use @latest"}},
+    {"AmiFamilyMissingWithoutAlias",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiSelectorTerms: [{tags: {team: a}}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {"spec.amiFamily: Required value: amiFamily must be set when no amiSelectorTerm uses an "
+      "alias"}},
+    {"AmiFamilyContradictsAlias",
+     nodeClass("  amiFamily: AL2\n"),
+     {R"(spec.amiFamily: Invalid value: "AL2": must be 'AL2023' or 'Custom' with an al2023 )"
+      "alias"}},
+    {"AmiFamilyUbuntuDroppedInV1",
+     nodeClass("  amiFamily: Ubuntu\n"),
+     {R"(spec.amiFamily: Unsupported value: "Ubuntu": supported values: "AL2", "AL2023", )"
+      R"("Bottlerocket", "Custom", "Windows2019", "Windows2022")"}},
+    {"RoleAndInstanceProfile",
+     nodeClass("  instanceProfile: KarpenterNodeInstanceProfile\n"),
+     {"spec.instanceProfile: Forbidden: must specify exactly one of 'role', 'instanceProfile'"}},
+    {"NeitherRoleNorInstanceProfile",
+     nodeClassSpec("  amiSelectorTerms: [{alias: bottlerocket@latest}]\n"
+                   "  subnetSelectorTerms: [{id: subnet-0123}]\n"
+                   "  securityGroupSelectorTerms: [{id: sg-0123}]\n"),
+     {"spec: Required value: must specify exactly one of 'role', 'instanceProfile'"}},
+    {"RestrictedTags",
+     nodeClass("  tags: {kubernetes.io/cluster/demo: owned, karpenter.sh/nodepool: x, "
+               "eks:eks-cluster-name: demo, team: a}\n"),
+     {R"(spec.tags[eks:eks-cluster-name]: Invalid value: "eks:eks-cluster-name": tag contains )"
+      "a restricted tag matching eks:eks-cluster-name",
+      R"(spec.tags[karpenter.sh/nodepool]: Invalid value: "karpenter.sh/nodepool": tag )"
+      "contains a restricted tag matching karpenter.sh/nodepool",
+      R"(spec.tags[kubernetes.io/cluster/demo]: Invalid value: "kubernetes.io/cluster/demo": )"
+      "tag contains a restricted tag matching kubernetes.io/cluster/"}},
+    {"MetadataOptionsOutOfRange",
+     nodeClass("  metadataOptions: {httpTokens: maybe, httpPutResponseHopLimit: 65}\n"),
+     {"spec.metadataOptions.httpPutResponseHopLimit: Invalid value: 65: must be less than or "
+      "equal to 64",
+      R"(spec.metadataOptions.httpTokens: Unsupported value: "maybe": supported values: )"
+      R"("required", "optional")"}},
+    {"BlockDeviceMappingsInvalid",
+     nodeClass("  blockDeviceMappings:\n"
+               "    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n"
+               "    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeType: gp4}}\n"
+               "    - {deviceName: /dev/xvdc, ebs: {volumeSize: 100GB}}\n"),
+     {R"(spec.blockDeviceMappings[2].ebs.volumeSize: Invalid value: "100GB": quantities must )"
+      R"(match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$')",
+      R"(spec.blockDeviceMappings[1].ebs.volumeType: Unsupported value: "gp4": supported )"
+      R"(values: "standard", "io1", "io2", "gp2", "sc1", "st1", "gp3")",
+      "spec.blockDeviceMappings[1].ebs: Required value: snapshotID or volumeSize must be "
+      "defined",
+      "spec.blockDeviceMappings[1].rootVolume: Invalid value: true: at most one "
+      "blockDeviceMapping can be the root volume"}},
+    {"SeedEraFieldsInV1",
+     nodeClass("  subnetSelector: {karpenter.sh/discovery: demo}\n"),
+     {"spec.subnetSelector: field not declared in schema"}},
+    {"RepeatedConditionTypes",
+     nodeClass("status:\n  conditions:\n"
+               "    - {type: Ready, status: 'True', reason: Ready, "
+               "lastTransitionTime: '2024-08-01T10:00:00Z'}\n"
+               "    - {type: Ready, status: Maybe, reason: Ready, "
+               "lastTransitionTime: '2024-08-01T10:00:00Z'}\n"),
+     {R"(status.conditions[1].status: Unsupported value: "Maybe": supported values: "True", )"
+      R"("False", "Unknown")",
+      R"(status.conditions[1].type: Duplicate value: "Ready")"}},
+
+    // Several independent mistakes are all reported together.
+    {"SeveralErrorsAtOnce",
+     nodeClassSpec("  role: KarpenterNodeRole\n  amiFamily: AL2023\n"
+                   "  amiSelectorTerms: [{tags: {team: a}}]\n"
+                   "  subnetSelectorTerms: [{}]\n"
+                   "  securityGroupSelectorTerms: [{tags: {team: a}}]\n"
+                   "  userdata: typo\n"
+                   "  networkInterfaces:\n"
+                   "    - {deviceIndex: 0, networkCardIndex: 1, interfaceType: efa-only}\n"
+                   "    - {deviceIndex: 1, privateIpAddresses: [10.0.0.9]}\n"
+                   "    - {deviceIndex: 1, ipv4PrefixCount: -1}\n"),
+     {"spec.userdata: field not declared in schema",
+      kNi + "[1].privateIpAddresses: " + kFixedAddress,
+      "spec.subnetSelectorTerms[0]: Required value: expected at least one of 'tags', 'id'",
+      kNi + R"([2]: Duplicate value: {"networkCardIndex":0,"deviceIndex":1})",
+      kNi + "[2].ipv4PrefixCount: Invalid value: -1: must be greater than or equal to 0",
+      kNi + "[0].networkCardIndex: Invalid value: 1: the primary interface (deviceIndex 0) "
+            "must be on network card 0",
+      kNi + R"([0].interfaceType: Invalid value: "efa-only": the primary interface )"
+            "(deviceIndex 0) cannot be efa-only"}},
+};
+
+INSTANTIATE_TEST_SUITE_P(Manifests, KarpenterInvalidManifestTest, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(KarpenterInvalidManifestTableTest, CoversAtLeastFortyFiveManifests) {
+  EXPECT_GE(std::size(kCases), 45u);
+}
+
+}  // namespace
+}  // namespace nodewright::api::karpenter
