@@ -22,7 +22,6 @@ constexpr int64_t kNanosPerUnit = 1'000'000'000;
 // apimachinery caps a parsed BinarySI quantity at 2^63-1 whole units.
 constexpr U128 kMaxBinaryNanos =
     static_cast<U128>(std::numeric_limits<int64_t>::max()) * kNanosPerUnit;
-constexpr U128 kMaxNanos = static_cast<U128>(Quantity::kMaxNanos);
 // Exponents beyond this move any non-zero value out of range (or below one nano), so clamping
 // to it keeps exponent arithmetic in int64 without changing any result.
 constexpr int64_t kExponentClamp = int64_t{1} << 40;
