@@ -1,25 +1,63 @@
 #include "cmd/app.h"
 
+#include <exception>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+
+#include "api/registry.h"
+#include "cmd/command.h"
 
 namespace nodewright::cmd {
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err) {
-  (void)in;
-  CLI::App app{"nodewright: Kubernetes node lifecycle and cloud infrastructure controller"};
-  app.require_subcommand(1);
-  auto* version = app.add_subcommand("version", "Print the version");
-  version->callback([&] { out << "nodewright " << NW_VERSION << "\n"; });
-  std::vector<std::string> argv(args.rbegin(), args.rend());
+  return run(api::builtinRegistry(), args, in, out, err);
+}
+
+int run(const api::Registry& registry, const std::vector<std::string>& args, std::istream& in,
+        std::ostream& out, std::ostream& err) {
+  // Everything, including building the registry, happens inside the try: an exception is a
+  // bug or an environment failure, and either way the caller gets an exit code.
   try {
-    app.parse(argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e, out, err);
+    Context ctx{in, out, err, registry};
+    CLI::App app{"nodewright: Kubernetes node lifecycle and cloud infrastructure controller",
+                 "nodewright"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("nodewright ") + NW_VERSION);
+    Action action;
+    addUpCommand(app, ctx, action);
+    addValidateCommand(app, ctx, action);
+    addConvertCommand(app, ctx, action);
+    addExplainCommand(app, ctx, action);
+    addCrdsCommand(app, ctx, action);
+    addVersionCommand(app, ctx, action);
+    addPlaceholderCommands(app, ctx, action);
+
+    // CLI11 would report a mistyped command as a missing one; name it instead.
+    if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
+      try {
+        app.get_subcommand(args.front());
+      } catch (const CLI::OptionNotFound&) {
+        err << "unknown command \"" << args.front() << "\"\n"
+            << "Run with --help for more information.\n";
+        return kExitUsage;
+      }
+    }
+    std::vector<std::string> argv(args.rbegin(), args.rend());
+    try {
+      app.parse(argv);
+    } catch (const CLI::ParseError& e) {
+      int code = app.exit(e, out, err);
+      return code == 0 ? kExitOk : kExitUsage;
+    }
+    return action ? action() : kExitUsage;
+  } catch (const std::exception& e) {
+    err << "error: " << e.what() << "\n";
+  } catch (...) {
+    err << "error: unexpected failure\n";
   }
-  return 0;
+  return kExitFailed;
 }
 
 }  // namespace nodewright::cmd

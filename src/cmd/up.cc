@@ -1,0 +1,184 @@
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <pthread.h>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "api/crd/generate.h"
+#include "api/crd/structural.h"
+#include "cmd/command.h"
+#include "cmd/crds.h"
+
+namespace nodewright::cmd {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct UpOptions {
+  std::string dataDir = ".nodewright";
+  bool demo = false;
+  std::string cloud = "emulated";
+  double timeScale = 1.0;
+  bool dryRun = false;
+  bool wait = false;
+};
+
+struct Component {
+  std::string name;
+  int issue;  // the issue that delivers it
+};
+
+std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
+  std::vector<Component> out;
+  out.push_back({"embedded API server (SQLite in " + dataDir.string() + ", writes " +
+                     (dataDir / "kubeconfig").string() + ")",
+                 3});
+  if (o.cloud == "emulated") {
+    out.push_back({"EC2 emulator", 5});
+    out.push_back({"ARM (Azure Resource Manager) emulator", 9});
+  }
+  out.push_back({"controller runtime", 4});
+  if (o.cloud == "emulated" || o.cloud == "aws") {
+    out.push_back({"Karpenter controllers (provisioning, nodeclaim lifecycle) against " +
+                       std::string(o.cloud == "aws" ? "AWS" : "the EC2 emulator"),
+                   7});
+    out.push_back({"drift and disruption controllers", 8});
+  }
+  if (o.cloud == "emulated" || o.cloud == "azure") {
+    out.push_back({"Cluster API and CAPZ controllers against " +
+                       std::string(o.cloud == "azure" ? "Azure" : "the ARM emulator"),
+                   10});
+  }
+  if (o.demo) {
+    out.push_back({"demo workload (NodePool, EC2NodeClass, pending pods)", 11});
+  }
+  return out;
+}
+
+// Kinds per group and the problems that would keep an API server from accepting the CRDs; a
+// problem is a bug in the model, reported but not fatal, since `up` must always come up.
+void summarizeModel(const api::Registry& registry, const std::vector<api::Json>& crds,
+                    Context& ctx) {
+  std::map<std::string, std::vector<std::string>> byGroup;
+  for (const api::KindInfo& k : registry.kinds()) {
+    byGroup[k.group.empty() ? "core" : k.group].push_back(k.version + "/" + k.kind);
+  }
+  ctx.out << "resource model: " << registry.kinds().size() << " kinds in " << byGroup.size()
+          << " groups, " << crds.size() << " CRDs\n";
+  for (const auto& [group, kinds] : byGroup) {
+    ctx.out << fmt::format("  {:<34} {} {}: {}\n", group, kinds.size(),
+                           kinds.size() == 1 ? "kind" : "kinds", fmt::join(kinds, ", "));
+  }
+  size_t problems = 0;
+  for (const api::Json& crd : crds) {
+    for (const api::Json& v : crd["spec"]["versions"]) {
+      for (const api::FieldError& e : api::crd::structuralErrors(v["schema"]["openAPIV3Schema"])) {
+        ctx.err << "warning: CRD " << crd["metadata"]["name"].get<std::string>() << " "
+                << v["name"].get<std::string>() << ": " << e.toString() << "\n";
+        ++problems;
+      }
+    }
+  }
+  if (problems == 0) {
+    ctx.out << "  every CRD schema is structural\n";
+  }
+}
+
+// Blocks until SIGINT or SIGTERM. The signals are blocked before "ready" is printed, so one
+// sent the moment a script sees that line is not lost and does not kill the process.
+class SignalWaiter {
+ public:
+  SignalWaiter() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+  }
+  ~SignalWaiter() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  SignalWaiter(const SignalWaiter&) = delete;
+  SignalWaiter& operator=(const SignalWaiter&) = delete;
+
+  int wait() {
+    int sig = 0;
+    while (sigwait(&set_, &sig) != 0) {
+    }
+    return sig;
+  }
+
+ private:
+  sigset_t set_;
+  sigset_t previous_;
+};
+
+int up(const UpOptions& o, Context& ctx) {
+  std::error_code ec;
+  fs::path dataDir = fs::absolute(o.dataDir, ec);
+  if (ec) {
+    dataDir = o.dataDir;
+  }
+  ctx.out << "nodewright " << NW_VERSION << ": up (cloud " << o.cloud << ", time scale "
+          << fmt::format("{}", o.timeScale) << (o.dryRun ? ", dry run" : "") << ")\n";
+  ctx.out << "plan:\n";
+  for (const Component& c : plan(o, dataDir)) {
+    ctx.out << "  " << c.name << ": not yet available in this build (issue " << c.issue << ")\n";
+  }
+
+  std::vector<api::Json> crds = api::crd::generateCrds(ctx.registry);
+  summarizeModel(ctx.registry, crds, ctx);
+
+  fs::path crdDir = dataDir / "crds";
+  if (o.dryRun) {
+    ctx.out << "dry run: would write " << crds.size() << " CRDs to " << crdDir.string() << "\n";
+    ctx.out << "dry run: nothing was started\n";
+    return kExitOk;
+  }
+  auto written = writeCrdFiles(ctx.registry, crdDir);
+  if (!written) {
+    ctx.err << "error: " << written.error().message() << "\n";
+    return kExitFailed;
+  }
+  ctx.out << "wrote " << *written << " CRDs to " << crdDir.string() << "\n";
+
+  std::optional<SignalWaiter> waiter;
+  if (o.wait) {
+    waiter.emplace();
+  }
+  ctx.out << "nodewright is ready: data dir " << dataDir.string()
+          << " (no components run in this build yet)\n";
+  ctx.out.flush();
+  if (waiter) {
+    int sig = waiter->wait();
+    ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
+  auto o = std::make_shared<UpOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "up", "Run everything on this machine: API server, cloud emulators and controllers");
+  sub->add_option("--data-dir", o->dataDir, "Where state, kubeconfig and CRDs are kept")
+      ->capture_default_str();
+  sub->add_flag("--demo", o->demo, "Also create a demo NodePool, EC2NodeClass and pending pods");
+  sub->add_option("--cloud", o->cloud, "Which cloud the controllers talk to")
+      ->check(CLI::IsMember({"emulated", "aws", "azure"}))
+      ->capture_default_str();
+  sub->add_option("--time-scale", o->timeScale,
+                  "How much faster than real time the emulated clouds run")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
+  sub->add_flag("--wait", o->wait, "Stay up until SIGINT or SIGTERM, then stop cleanly");
+  sub->callback([o, &ctx, &action] { action = [o, &ctx] { return up(*o, ctx); }; });
+}
+
+}  // namespace nodewright::cmd
