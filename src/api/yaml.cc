@@ -233,6 +233,9 @@ namespace {
 void emit(YAML::Emitter& out, const Json& v) {
   switch (v.type()) {
     case Json::value_t::object:
+      if (v.empty()) {
+        out << YAML::Flow;  // "status: {}" on one line
+      }
       out << YAML::BeginMap;
       for (const auto& [k, item] : v.items()) {
         out << YAML::Key;
@@ -245,6 +248,9 @@ void emit(YAML::Emitter& out, const Json& v) {
       out << YAML::EndMap;
       break;
     case Json::value_t::array:
+      if (v.empty()) {
+        out << YAML::Flow;
+      }
       out << YAML::BeginSeq;
       for (const Json& item : v) {
         emit(out, item);
