@@ -50,14 +50,25 @@ std::vector<std::string> nodeClaimDocuments() {
           {"annotations", {{"karpenter.sh/nodepool-hash", "6821555240594823858"}}},
           {"finalizers", {"karpenter.sh/termination"}}}},
         {"spec",
-         {{"nodeClassRef", {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", "default"}}},
-          {"requirements",
-           Json::array({{{"key", "node.kubernetes.io/instance-type"}, {"operator", "In"}, {"values", {type}}},
-                        {{"key", "karpenter.sh/capacity-type"}, {"operator", "In"}, {"values", {"spot", "on-demand"}}},
-                        {{"key", "topology.kubernetes.io/zone"}, {"operator", "In"}, {"values", {zones[i % 3]}}},
-                        {{"key", "karpenter.k8s.aws/instance-cpu"}, {"operator", "Gt"}, {"values", {"1"}}}})},
-          {"taints", Json::array({{{"key", "dedicated"}, {"value", "gpu"}, {"effect", "NoSchedule"}}})},
-          {"resources", {{"requests", {{"cpu", std::to_string(100 + i % 900) + "m"}, {"memory", "1Gi"}, {"pods", "3"}}}}},
+         {{"nodeClassRef",
+           {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", "default"}}},
+          {"requirements", Json::array({{{"key", "node.kubernetes.io/instance-type"},
+                                         {"operator", "In"},
+                                         {"values", {type}}},
+                                        {{"key", "karpenter.sh/capacity-type"},
+                                         {"operator", "In"},
+                                         {"values", {"spot", "on-demand"}}},
+                                        {{"key", "topology.kubernetes.io/zone"},
+                                         {"operator", "In"},
+                                         {"values", {zones[i % 3]}}},
+                                        {{"key", "karpenter.k8s.aws/instance-cpu"},
+                                         {"operator", "Gt"},
+                                         {"values", {"1"}}}})},
+          {"taints",
+           Json::array({{{"key", "dedicated"}, {"value", "gpu"}, {"effect", "NoSchedule"}}})},
+          {"resources",
+           {{"requests",
+             {{"cpu", std::to_string(100 + i % 900) + "m"}, {"memory", "1Gi"}, {"pods", "3"}}}}},
           {"expireAfter", "720h"}}},
         {"status",
          {{"providerID", "aws:///us-east-1a/i-" + std::to_string(1000000000 + i)},
@@ -65,9 +76,18 @@ std::vector<std::string> nodeClaimDocuments() {
           {"imageID", "ami-0123456789abcdef0"},
           {"capacity", {{"cpu", "4"}, {"memory", "15155Mi"}, {"pods", "58"}}},
           {"allocatable", {{"cpu", "3920m"}, {"memory", "14162Mi"}, {"pods", "58"}}},
-          {"conditions", Json::array({{{"type", "Launched"}, {"status", "True"}, {"lastTransitionTime", "2026-11-21T09:00:00Z"}, {"reason", "Launched"}},
-                                      {{"type", "Registered"}, {"status", "True"}, {"lastTransitionTime", "2026-11-21T09:01:00Z"}, {"reason", "Registered"}},
-                                      {{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", "2026-11-21T09:02:00Z"}, {"reason", "Ready"}}})}}}};
+          {"conditions", Json::array({{{"type", "Launched"},
+                                       {"status", "True"},
+                                       {"lastTransitionTime", "2026-11-21T09:00:00Z"},
+                                       {"reason", "Launched"}},
+                                      {{"type", "Registered"},
+                                       {"status", "True"},
+                                       {"lastTransitionTime", "2026-11-21T09:01:00Z"},
+                                       {"reason", "Registered"}},
+                                      {{"type", "Ready"},
+                                       {"status", "True"},
+                                       {"lastTransitionTime", "2026-11-21T09:02:00Z"},
+                                       {"reason", "Ready"}}})}}}};
     docs.push_back(claim.dump());
   }
   return docs;
@@ -110,13 +130,15 @@ void hash10kNodeClaims(benchmark::State& state) {
   }
   benchmark::DoNotOptimize(sink);
   // Inverted rate: seconds per object, scaled to nanoseconds by counting objects per 1e-9.
-  state.counters["ns_per_object"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * claims.size()) * 1e-9,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_object"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * claims.size()) * 1e-9,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(hash10kNodeClaims)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace nodewright::bench
 
-int main(int argc, char** argv) { return nodewright::bench::benchMain(argc, argv); }
+int main(int argc, char** argv) {
+  return nodewright::bench::benchMain(argc, argv);
+}

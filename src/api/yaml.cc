@@ -1,6 +1,7 @@
 #include "api/yaml.h"
 
 #include <cctype>
+#include <optional>
 #include <regex>
 
 #include <yaml-cpp/yaml.h>
@@ -189,6 +190,167 @@ bool looksLikeJson(std::string_view text) {
   return false;
 }
 
+// yaml-cpp 0.7 (Debian 12) loops forever when a document's root is a flow entry (", a") or a
+// flow or quoted node followed by more content ("[1], 2", "\"x\" \"y\"", "{a: 1}, b"). Such
+// input is invalid YAML, so it is refused here first. Returns the 1-based line and column.
+class RootFlowEntryScan {
+ public:
+  explicit RootFlowEntryScan(std::string_view text) : text_(text) {}
+
+  std::optional<std::pair<int, int>> find() {
+    while (pos_ < text_.size()) {
+      skipSpaceCommentsAndMarkers();
+      if (pos_ >= text_.size()) {
+        break;
+      }
+      char c = text_[pos_];
+      if (c == ',') {
+        return position();
+      }
+      if (c == '{' || c == '[' || c == '"' || c == '\'') {
+        // After a flow or quoted root only a ':' (it was a mapping key) or the end of the
+        // document may follow; yaml-cpp spins on anything else.
+        skipFlowNode();
+        skipSpaceCommentsAndMarkers(/*stopAtDocument=*/true);
+        if (pos_ < text_.size() && text_[pos_] != ':' && !marker("---") && !marker("...")) {
+          return position();
+        }
+      }
+      skipToNextDocument();
+    }
+    return std::nullopt;
+  }
+
+ private:
+  bool atLineStart() const { return pos_ == 0 || text_[pos_ - 1] == '\n'; }
+  bool marker(std::string_view m) const {
+    return atLineStart() && text_.substr(pos_, 3) == m &&
+           (pos_ + 3 == text_.size() || std::isspace(static_cast<unsigned char>(text_[pos_ + 3])));
+  }
+
+  // Whitespace, comments, directives, tags and anchors before a root node; also "---".
+  void skipSpaceCommentsAndMarkers(bool stopAtDocument = false) {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (marker("---") || marker("...")) {
+        if (stopAtDocument) {
+          return;
+        }
+        pos_ += 3;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+        ++pos_;
+      } else if (c == '#' || (c == '%' && atLineStart())) {
+        skipLine();
+      } else if ((c == '!' || c == '&') && !stopAtDocument) {
+        // Anchors and tags end at white space or a flow indicator.
+        ++pos_;
+        while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) &&
+               std::string_view(",[]{}").find(text_[pos_]) == std::string_view::npos) {
+          ++pos_;
+        }
+      } else {
+        return;
+      }
+    }
+  }
+
+  void skipLine() {
+    size_t nl = text_.find('\n', pos_);
+    pos_ = nl == std::string_view::npos ? text_.size() : nl + 1;
+  }
+
+  void skipToNextDocument() {
+    while (pos_ < text_.size()) {
+      skipLine();
+      if (marker("---") || marker("...")) {
+        return;
+      }
+    }
+  }
+
+  void skipQuoted(char quote) {
+    ++pos_;
+    while (pos_ < text_.size()) {
+      char c = text_[pos_++];
+      if (quote == '"' && c == '\\') {
+        ++pos_;
+      } else if (c == quote) {
+        if (quote == '\'' && pos_ < text_.size() && text_[pos_] == '\'') {
+          ++pos_;  // '' is an escaped quote
+        } else {
+          return;
+        }
+      }
+    }
+  }
+
+  // A quoted scalar or a flow collection, with everything nested in it. A quote opens a quoted
+  // scalar only where a token starts; inside a plain scalar it is an ordinary character.
+  void skipFlowNode() {
+    int depth = 0;
+    bool tokenStart = true;
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if ((c == '"' || c == '\'') && tokenStart) {
+        skipQuoted(c);
+        if (depth == 0) {
+          return;
+        }
+        tokenStart = false;
+        continue;
+      }
+      if (c == '#' && pos_ > 0 && std::isspace(static_cast<unsigned char>(text_[pos_ - 1]))) {
+        skipLine();
+        continue;
+      }
+      ++pos_;
+      if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth <= 0) {
+        return;
+      }
+      if (!std::isspace(static_cast<unsigned char>(c))) {
+        tokenStart = c == '{' || c == '[' || c == ',' || c == ':' || c == '?' || c == '-';
+      }
+    }
+  }
+
+  std::pair<int, int> position() const {
+    int line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < pos_; ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        lineStart = i + 1;
+      }
+    }
+    return {line, static_cast<int>(pos_ - lineStart) + 1};
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// YAML streams may not hold control characters other than tab and line breaks (the spec's
+// c-printable); yaml-cpp 0.7 stops or spins on NUL instead of failing, so refuse them first.
+std::optional<std::pair<int, int>> nonPrintable(std::string_view text) {
+  int line = 1;
+  int column = 1;
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+      return std::make_pair(line, column);
+    }
+    ++column;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 core::Result<std::vector<Document>> parseDocuments(std::string_view text,
@@ -206,6 +368,16 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
       expandLists(docs);
       return docs;
     }
+  }
+  if (auto at = nonPrintable(text)) {
+    return core::fail(core::Error::invalid("line " + std::to_string(at->first) + ", column " +
+                                           std::to_string(at->second) +
+                                           ": control characters are not allowed in YAML"));
+  }
+  if (auto at = RootFlowEntryScan(text).find()) {
+    return core::fail(core::Error::invalid(
+        "line " + std::to_string(at->first) + ", column " + std::to_string(at->second) +
+        ": unexpected content after the root node, or a stray ','"));
   }
   std::vector<YAML::Node> nodes;
   try {

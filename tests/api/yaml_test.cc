@@ -102,3 +102,39 @@ TEST(YamlEmitTest, QuotesStringsThatWouldReadBackAsOtherTypes) {
 
 }  // namespace
 }  // namespace nodewright::api
+
+namespace nodewright::api {
+namespace {
+
+class YamlStrayFlowEntryTest : public ::testing::TestWithParam<std::string> {};
+
+// yaml-cpp 0.7 never returns on these; we must answer with an error instead.
+TEST_P(YamlStrayFlowEntryTest, IsRefusedInsteadOfHanging) {
+  auto docs = parseDocuments(GetParam());
+  ASSERT_FALSE(docs);
+  EXPECT_NE(docs.error().message().find("stray ','"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, YamlStrayFlowEntryTest,
+                         ::testing::Values(",", ",a", " ,", "---\n,", "a: 1\n---\n,x", "# c\n,",
+                                           "!tag ,", "&a ,", "--- ,", "\"x\", y", "'x', y",
+                                           "[1], 2", "[1]\n, 2", "{a: [1, {b: 2}]} , c",
+                                           "--- {a: 1}\n, b", "{a: '}', b: \"]\"}, c",
+                                           "{a: {b: x\"y}}, c", "\"\" \"\"", "[1]\n- x",
+                                           "&anchor, x"));
+
+TEST(YamlControlCharacterTest, IsRefusedWithItsPosition) {
+  auto docs = parseDocuments(std::string("a: 1\nb: \"x\0y\"\n", 13));
+  ASSERT_FALSE(docs);
+  EXPECT_EQ(docs.error().message(), "line 2, column 6: control characters are not allowed in YAML");
+}
+
+TEST(YamlStrayFlowEntryTest, LeavesCommasInsideValuesAlone) {
+  auto docs = parseDocuments(
+      "a: x,y\nb: [1, 2]\n---\n[1, 2]\n---\n\"q\"\n---\n\"k\": v\nw: 1\n--- {a: 1}\n...\n");
+  ASSERT_TRUE(docs);
+  EXPECT_EQ(docs->front().value["a"], "x,y");
+}
+
+}  // namespace
+}  // namespace nodewright::api
