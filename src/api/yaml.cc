@@ -192,7 +192,8 @@ bool looksLikeJson(std::string_view text) {
 
 // yaml-cpp 0.7 (Debian 12) loops forever when a document's root is a flow entry (", a") or a
 // flow or quoted node followed by more content ("[1], 2", "\"x\" \"y\"", "{a: 1}, b"). Such
-// input is invalid YAML, so it is refused here first. Returns the 1-based line and column.
+// input is refused here first. A YAML document whose root is a flow collection is refused too
+// (JSON texts are parsed before YAML and are unaffected). Returns the 1-based line and column.
 class RootFlowEntryScan {
  public:
   explicit RootFlowEntryScan(std::string_view text) : text_(text) {}
@@ -207,7 +208,12 @@ class RootFlowEntryScan {
       if (c == ',') {
         return position();
       }
-      if (c == '{' || c == '[' || c == '"' || c == '\'') {
+      if (c == '{' || c == '[') {
+        // Plain scalars inside flow collections cannot be delimited without a full scanner, so
+        // a flow collection at the root is accepted only as a whole JSON text (parsed before).
+        return position();
+      }
+      if (c == '"' || c == '\'') {
         // After a flow or quoted root only a ':' (it was a mapping key) or the end of the
         // document may follow; yaml-cpp spins on anything else.
         skipFlowNode();
@@ -377,7 +383,8 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
   if (auto at = RootFlowEntryScan(text).find()) {
     return core::fail(core::Error::invalid(
         "line " + std::to_string(at->first) + ", column " + std::to_string(at->second) +
-        ": unexpected content after the root node, or a stray ','"));
+        ": a flow collection, stray ',' or extra content at the document root is not accepted in "
+        "YAML (send JSON instead)"));
   }
   std::vector<YAML::Node> nodes;
   try {
