@@ -38,9 +38,22 @@ for f in build-asan/fuzz/*_fuzzer; do
   name=$(basename "$f")
   corpus=$(mktemp -d)
   cp fuzz/corpus/"${name%_fuzzer}"/* "$corpus"/ 2>/dev/null || true
+  log=$(mktemp)
+  rc=0
   "$f" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-    "$corpus" 2>&1 | tail -n 12
-  rm -rf "$corpus"
+    -artifact_prefix="$(mktemp -d)/" "$corpus" >"$log" 2>&1 || rc=$?
+  tail -n 8 "$log"
+  if [ "$rc" -ne 0 ]; then
+    # yaml-cpp 0.7 (Debian 12) can spin on some malformed YAML; src/api/yaml.cc refuses the
+    # shapes found so far. A hang inside yaml-cpp is reported, not fatal; anything else fails.
+    if grep -q "libFuzzer: timeout" "$log" && grep -q "libyaml-cpp" "$log"; then
+      echo "KNOWN ISSUE: a yaml-cpp 0.7 hang on malformed YAML (input: $(grep -o 'Test unit written to .*' "$log"))"
+    else
+      grep -E "ERROR|SUMMARY|#[0-9]+ " "$log" | head -n 40
+      exit 1
+    fi
+  fi
+  rm -rf "$corpus" "$log"
 done
 
 step "tests under ASan + UBSan"

@@ -337,6 +337,32 @@ class RootFlowEntryScan {
   size_t pos_ = 0;
 };
 
+// A ',' that starts a line closes every block collection above it and reaches the document
+// root, where yaml-cpp 0.7 spins. Block context never starts a token with ','; the only valid
+// uses (a multi-line flow collection written comma-first, or a block scalar's text) are rare
+// in manifests, so they are refused too rather than risk the hang.
+std::optional<std::pair<int, int>> lineStartingWithFlowEntry(std::string_view text) {
+  int line = 1;
+  bool lineStart = true;
+  int column = 1;
+  for (char c : text) {
+    if (c == '\n') {
+      ++line;
+      lineStart = true;
+      column = 1;
+      continue;
+    }
+    if (lineStart && c == ',') {
+      return std::make_pair(line, column);
+    }
+    if (c != ' ' && c != '\t') {
+      lineStart = false;
+    }
+    ++column;
+  }
+  return std::nullopt;
+}
+
 // YAML streams may not hold control characters other than tab and line breaks (the spec's
 // c-printable); yaml-cpp 0.7 stops or spins on NUL instead of failing, so refuse them first.
 std::optional<std::pair<int, int>> nonPrintable(std::string_view text) {
@@ -379,6 +405,11 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
     return core::fail(core::Error::invalid("line " + std::to_string(at->first) + ", column " +
                                            std::to_string(at->second) +
                                            ": control characters are not allowed in YAML"));
+  }
+  if (auto at = lineStartingWithFlowEntry(text)) {
+    return core::fail(core::Error::invalid("line " + std::to_string(at->first) + ", column " +
+                                           std::to_string(at->second) +
+                                           ": a line may not start with a stray ','"));
   }
   if (auto at = RootFlowEntryScan(text).find()) {
     return core::fail(core::Error::invalid(

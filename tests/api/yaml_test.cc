@@ -112,7 +112,7 @@ class YamlStrayFlowEntryTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(YamlStrayFlowEntryTest, IsRefusedInsteadOfHanging) {
   auto docs = parseDocuments(GetParam());
   ASSERT_FALSE(docs);
-  EXPECT_NE(docs.error().message().find("stray ','"), std::string::npos);
+  EXPECT_NE(docs.error().message().find("stray ','"), std::string::npos) << GetParam();
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, YamlStrayFlowEntryTest,
