@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev ccache pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libexpected-dev libfmt-dev libspdlog-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev libboost-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target nodewright
-exec build/nodewright up --data-dir "${NW_DATA_DIR:-.nodewright}" "$@"
+exec build/nodewright up --wait --data-dir "${NW_DATA_DIR:-.nodewright}" "$@"

@@ -27,6 +27,7 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
     app.set_version_flag("--version", std::string("nodewright ") + NW_VERSION);
     Action action;
     addUpCommand(app, ctx, action);
+    addApiServerCommand(app, ctx, action);
     addValidateCommand(app, ctx, action);
     addConvertCommand(app, ctx, action);
     addExplainCommand(app, ctx, action);

@@ -37,7 +37,8 @@ void addConvertCommand(CLI::App& app, Context& ctx, Action& action);
 void addCrdsCommand(CLI::App& app, Context& ctx, Action& action);
 void addExplainCommand(CLI::App& app, Context& ctx, Action& action);
 void addUpCommand(CLI::App& app, Context& ctx, Action& action);
-// apiserver, controller, emulate, drift, disruption, status: arrive with later issues.
+void addApiServerCommand(CLI::App& app, Context& ctx, Action& action);
+// controller, emulate, drift, disruption, status: arrive with later issues.
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action);
 
 }  // namespace nodewright::cmd

@@ -25,8 +25,6 @@ void placeholder(CLI::App& parent, const std::string& name, const std::string& d
 }  // namespace
 
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action) {
-  placeholder(app, "apiserver", "Run the embedded Kubernetes-compatible API server", 3, ctx,
-              action);
   placeholder(app, "controller", "Run the controllers against an API server and a cloud", 4, ctx,
               action);
   CLI::App* emulate = app.add_subcommand("emulate", "Run a cloud emulator");

@@ -1,20 +1,23 @@
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <system_error>
 #include <vector>
-
-#include <pthread.h>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "api/crd/generate.h"
 #include "api/crd/structural.h"
+#include "apiserver/api_server.h"
 #include "cmd/command.h"
 #include "cmd/crds.h"
+#include "cmd/listen_address.h"
+#include "cmd/signals.h"
+#include "core/clock.h"
 
 namespace nodewright::cmd {
 namespace {
@@ -28,6 +31,7 @@ struct UpOptions {
   double timeScale = 1.0;
   bool dryRun = false;
   bool wait = false;
+  std::string listen = "127.0.0.1:6443";
 };
 
 struct Component {
@@ -91,32 +95,6 @@ void summarizeModel(const api::Registry& registry, const std::vector<api::Json>&
   }
 }
 
-// Blocks until SIGINT or SIGTERM. The signals are blocked before "ready" is printed, so one
-// sent the moment a script sees that line is not lost and does not kill the process.
-class SignalWaiter {
- public:
-  SignalWaiter() {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
-  }
-  ~SignalWaiter() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-  SignalWaiter(const SignalWaiter&) = delete;
-  SignalWaiter& operator=(const SignalWaiter&) = delete;
-
-  int wait() {
-    int sig = 0;
-    while (sigwait(&set_, &sig) != 0) {
-    }
-    return sig;
-  }
-
- private:
-  sigset_t set_;
-  sigset_t previous_;
-};
-
 int up(const UpOptions& o, Context& ctx) {
   std::error_code ec;
   fs::path dataDir = fs::absolute(o.dataDir, ec);
@@ -127,7 +105,11 @@ int up(const UpOptions& o, Context& ctx) {
           << fmt::format("{}", o.timeScale) << (o.dryRun ? ", dry run" : "") << ")\n";
   ctx.out << "plan:\n";
   for (const Component& c : plan(o, dataDir)) {
-    ctx.out << "  " << c.name << ": not yet available in this build (issue " << c.issue << ")\n";
+    if (c.issue == 3) {
+      ctx.out << "  " << c.name << "\n";
+    } else {
+      ctx.out << "  " << c.name << ": not yet available in this build (issue " << c.issue << ")\n";
+    }
   }
 
   std::vector<api::Json> crds = api::crd::generateCrds(ctx.registry);
@@ -146,17 +128,34 @@ int up(const UpOptions& o, Context& ctx) {
   }
   ctx.out << "wrote " << *written << " CRDs to " << crdDir.string() << "\n";
 
+  auto address = parseListenAddress(o.listen);
+  if (!address) {
+    ctx.err << "error: " << address.error().message() << "\n";
+    return kExitUsage;
+  }
   std::optional<SignalWaiter> waiter;
   if (o.wait) {
     waiter.emplace();
   }
-  ctx.out << "nodewright is ready: data dir " << dataDir.string()
-          << " (no components run in this build yet)\n";
+  apiserver::ApiServerOptions serverOptions;
+  serverOptions.dataDir = dataDir.string();
+  serverOptions.host = address->host;
+  serverOptions.port = address->port;
+  core::SystemClock clock;
+  auto server = apiserver::startApiServer(serverOptions, clock);
+  if (!server) {
+    ctx.err << "error: embedded API server: " << server.error().message() << "\n";
+    return kExitFailed;
+  }
+  ctx.out << "embedded API server: " << (*server)->url() << "\n";
+  ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
+          << " get nodepools,nodeclaims,ec2nodeclasses\n";
   ctx.out.flush();
   if (waiter) {
     int sig = waiter->wait();
     ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
   }
+  (*server)->stop();
   return kExitOk;
 }
 
@@ -177,6 +176,8 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
+  sub->add_option("--listen", o->listen, "Loopback address of the embedded API server")
+      ->capture_default_str();
   sub->add_flag("--wait", o->wait, "Stay up until SIGINT or SIGTERM, then stop cleanly");
   sub->callback([o, &ctx, &action] { action = [o, &ctx] { return up(*o, ctx); }; });
 }

@@ -1,0 +1,127 @@
+#include "apiserver/api_server.h"
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "api/crd/generate.h"
+#include "apiserver/gc/collector.h"
+#include "apiserver/http/server.h"
+#include "apiserver/pki/credentials.h"
+#include "apiserver/rest/handler.h"
+#include "apiserver/rest/object_meta.h"
+
+namespace nodewright::apiserver {
+namespace {
+
+using api::Json;
+
+class EmbeddedApiServer : public ApiServer {
+ public:
+  EmbeddedApiServer(const ApiServerOptions& options, const core::Clock& clock)
+      : options_(options), clock_(clock), resources_(api::builtinRegistry()) {}
+
+  ~EmbeddedApiServer() override { stop(); }
+
+  core::Status start() {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dataDir, ec);
+    if (ec) return core::fail(core::Error::internal("cannot create " + options_.dataDir));
+    auto credentials = pki::loadOrCreate(options_.dataDir);
+    if (!credentials) return core::fail(credentials.error());
+    storage::StoreOptions storeOptions;
+    storeOptions.historySize = options_.watchHistory;
+    storeOptions.fsync = options_.fsync;
+    auto store = storage::openSqliteStore(
+        (std::filesystem::path(options_.dataDir) / "state.db").string(), storeOptions);
+    if (!store) return core::fail(store.error().wrap("opening the object store"));
+    store_ = std::move(*store);
+    rest::HandlerOptions handlerOptions;
+    handlerOptions.token = credentials->token;
+    handlerOptions.bookmarkInterval = options_.bookmarkInterval;
+    handler_ = std::make_unique<rest::Handler>(resources_, *store_, clock_, api::builtinRegistry(),
+                                               handlerOptions);
+    if (auto s = bootstrap(); !s) return s;
+    collector_ = std::make_unique<gc::Collector>(handler_->objects());
+    collector_->start();
+    http::ServerOptions serverOptions;
+    serverOptions.host = options_.host;
+    serverOptions.port = options_.port;
+    serverOptions.certificatePem = credentials->servingCertificatePem;
+    serverOptions.privateKeyPem = credentials->servingKeyPem;
+    serverOptions.tooLarge = [](size_t limit) { return errors::tooLarge(limit).toResponse(); };
+    auto server = http::startServer(
+        serverOptions,
+        [this](const http::Request& r, http::Exchange& e) { handler_->handle(r, e); });
+    if (!server) return core::fail(server.error());
+    server_ = std::move(*server);
+    return pki::writePrivateFile(kubeconfigPath(), pki::kubeconfig(*credentials, url()));
+  }
+
+  uint16_t port() const override { return server_ ? server_->port() : 0; }
+  std::string url() const override {
+    std::string host =
+        options_.host.find(':') != std::string::npos ? "[" + options_.host + "]" : options_.host;
+    return "https://" + host + ":" + std::to_string(port());
+  }
+  std::string kubeconfigPath() const override {
+    return (std::filesystem::path(options_.dataDir) / "kubeconfig").string();
+  }
+
+  void stop() override {
+    if (stopped_) return;
+    stopped_ = true;
+    if (handler_) handler_->stop();
+    if (store_) store_->close();
+    if (server_) server_->stop();
+    if (collector_) collector_->stop();
+  }
+
+ private:
+  // What a fresh cluster has: the system namespaces and the CRDs of every nodewright kind.
+  // Stored CRDs of other groups are served again after a restart.
+  core::Status bootstrap() {
+    rest::Objects& objects = handler_->objects();
+    auto namespaces = resources_.find("", "v1", "namespaces");
+    for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+      Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}};
+      auto created = objects.create(*namespaces, "", ns, {});
+      if (!created && created.error().code != 409) {
+        return core::fail(core::Error::internal("creating namespace " + std::string(name) + ": " +
+                                                created.error().message));
+      }
+    }
+    auto crds = resources_.find("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    for (auto& crd : api::crd::generateCrds(api::builtinRegistry())) {
+      auto created = objects.create(*crds, "", crd, {});
+      if (!created && created.error().code != 409) {
+        return core::fail(core::Error::internal("creating CRD " + rest::meta::name(crd) + ": " +
+                                                created.error().message));
+      }
+    }
+    for (const auto& item : store_->list(rest::storagePrefix(*crds, ""), "", 0).items) {
+      resources_.addCustom(*item->object);
+    }
+    return core::ok();
+  }
+
+  ApiServerOptions options_;
+  const core::Clock& clock_;
+  ResourceTable resources_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<rest::Handler> handler_;
+  std::unique_ptr<gc::Collector> collector_;
+  std::unique_ptr<http::Server> server_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+core::Result<std::unique_ptr<ApiServer>> startApiServer(const ApiServerOptions& options,
+                                                        const core::Clock& clock) {
+  auto server = std::make_unique<EmbeddedApiServer>(options, clock);
+  if (auto s = server->start(); !s) return core::fail(s.error());
+  return std::unique_ptr<ApiServer>(std::move(server));
+}
+
+}  // namespace nodewright::apiserver

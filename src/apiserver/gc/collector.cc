@@ -1,0 +1,276 @@
+#include "apiserver/gc/collector.h"
+
+#include <spdlog/spdlog.h>
+
+#include "apiserver/rest/object_meta.h"
+
+namespace nodewright::apiserver::gc {
+namespace {
+
+using api::Json;
+namespace meta = rest::meta;
+
+bool hasFinalizer(const Json& object, const std::string& name) {
+  for (const auto& f : meta::finalizers(object)) {
+    if (f == name) return true;
+  }
+  return false;
+}
+
+Json ownerRefs(const Json& object) {
+  return object.value("metadata", Json::object()).value("ownerReferences", Json::array());
+}
+
+std::string namespaceName(const std::string& key) {
+  // "namespaces//NAME"
+  return key.substr(key.rfind('/') + 1);
+}
+
+}  // namespace
+
+Collector::Collector(rest::Objects& objects) : objects_(objects), store_(objects.store()) {}
+
+Collector::~Collector() {
+  stop();
+}
+
+void Collector::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void Collector::stop() {
+  stopping_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+ResourcePtr Collector::resourceForKey(const std::string& key) const {
+  std::string qualified = key.substr(0, key.find('/'));
+  for (const auto& r : objects_.resources().all()) {
+    if (r->qualifiedPlural() == qualified) return r;
+  }
+  return nullptr;
+}
+
+bool Collector::ownerExists(const Json& ref, const std::string& ns) const {
+  auto resource = objects_.resources().findKind(ref.value("apiVersion", ""), ref.value("kind", ""));
+  if (!resource) return false;
+  auto owner = store_.get(
+      rest::storageKey(*resource, resource->namespaced ? ns : "", ref.value("name", "")));
+  return owner && meta::uid(*owner->object) == ref.value("uid", "");
+}
+
+void Collector::run() {
+  while (!stopping_) {
+    int64_t from = store_.revision();
+    sweepAll();
+    auto subscription = store_.watch("", from);
+    if (!subscription) continue;
+    while (!stopping_) {
+      auto events = (*subscription)->next(std::chrono::milliseconds(200));
+      if (!events) {
+        if (events.error().is(core::Code::Conflict)) break;  // fell behind: sweep again
+        return;                                              // store closed
+      }
+      for (const auto& event : *events) {
+        observe(*event.stored, event.type == storage::EventType::Deleted);
+      }
+      for (auto key : std::set<std::string>(foreground_))
+        foregroundStep(key);
+      for (auto name : std::set<std::string>(terminating_))
+        namespaceStep(name);
+      expirePods();
+    }
+  }
+}
+
+void Collector::sweepAll() {
+  auto all = store_.list("", "", 0);
+  for (const auto& item : all.items) {
+    const Json& object = *item->object;
+    observe(*item, false);
+    Json refs = ownerRefs(object);
+    if (refs.empty()) continue;
+    bool anyAlive = false;
+    for (const auto& ref : refs)
+      anyAlive = anyAlive || ownerExists(ref, meta::namespaceOf(object));
+    if (!anyAlive) {
+      auto resource = resourceForKey(item->key);
+      if (resource) {
+        (void)objects_.remove(*resource, meta::namespaceOf(object), meta::name(object), {});
+      }
+    }
+  }
+  for (auto key : std::set<std::string>(foreground_))
+    foregroundStep(key);
+  for (auto name : std::set<std::string>(terminating_))
+    namespaceStep(name);
+  expirePods();
+}
+
+void Collector::observe(const storage::Stored& stored, bool deleted) {
+  const Json& object = *stored.object;
+  if (deleted) {
+    podDeadlines_.erase(stored.key);
+    foreground_.erase(stored.key);
+    releaseDependents(object);
+    return;
+  }
+  if (!meta::deletionPending(object)) return;
+  if (stored.key.rfind("namespaces/", 0) == 0) {
+    terminating_.insert(namespaceName(stored.key));
+    return;
+  }
+  if (hasFinalizer(object, "orphan")) orphanDependents(object, stored.key);
+  if (hasFinalizer(object, "foregroundDeletion")) foreground_.insert(stored.key);
+  if (stored.key.rfind("pods/", 0) == 0) {
+    auto deadline = core::Time::parse(object["metadata"].value("deletionTimestamp", std::string()));
+    if (deadline) podDeadlines_[stored.key] = deadline->point();
+  }
+}
+
+void Collector::releaseDependents(const Json& owner) {
+  const std::string uid = meta::uid(owner);
+  if (uid.empty()) return;
+  for (const auto& key : store_.dependentsOf(uid)) {
+    auto dependent = store_.get(key);
+    auto resource = resourceForKey(key);
+    if (!dependent || !resource) continue;
+    const Json& object = *dependent->object;
+    const std::string ns = meta::namespaceOf(object);
+    bool othersAlive = false;
+    for (const auto& ref : ownerRefs(object)) {
+      if (ref.value("uid", "") != uid && ownerExists(ref, ns)) othersAlive = true;
+    }
+    if (othersAlive) {
+      (void)objects_.update(*resource, ns, meta::name(object), rest::kWholeObject,
+                            [&](const Json& current) -> rest::ApiResult<Json> {
+                              Json next = current;
+                              Json kept = Json::array();
+                              for (const auto& ref : ownerRefs(current)) {
+                                if (ref.value("uid", "") != uid) kept.push_back(ref);
+                              }
+                              next["metadata"]["ownerReferences"] = kept;
+                              next["metadata"].erase("resourceVersion");
+                              return next;
+                            },
+                            {});
+      continue;
+    }
+    rest::DeleteOptions options;
+    if (hasFinalizer(owner, "foregroundDeletion")) {
+      options.propagation = rest::Propagation::Foreground;
+    }
+    auto removed = objects_.remove(*resource, ns, meta::name(object), options);
+    if (!removed && removed.error().code != 404) {
+      spdlog::warn("garbage collector: deleting {}: {}", key, removed.error().message);
+    }
+  }
+}
+
+void Collector::orphanDependents(const Json& owner, const std::string& key) {
+  const std::string uid = meta::uid(owner);
+  for (const auto& dependentKey : store_.dependentsOf(uid)) {
+    auto resource = resourceForKey(dependentKey);
+    auto dependent = store_.get(dependentKey);
+    if (!resource || !dependent) continue;
+    (void)objects_.update(*resource, meta::namespaceOf(*dependent->object),
+                          meta::name(*dependent->object), rest::kWholeObject,
+                          [&](const Json& current) -> rest::ApiResult<Json> {
+                            Json next = current;
+                            Json kept = Json::array();
+                            for (const auto& ref : ownerRefs(current)) {
+                              if (ref.value("uid", "") != uid) kept.push_back(ref);
+                            }
+                            next["metadata"]["ownerReferences"] = kept;
+                            next["metadata"].erase("resourceVersion");
+                            return next;
+                          },
+                          {});
+  }
+  removeFinalizer(key, "orphan");
+}
+
+void Collector::foregroundStep(const std::string& key) {
+  auto owner = store_.get(key);
+  if (!owner) {
+    foreground_.erase(key);
+    return;
+  }
+  const std::string uid = meta::uid(*owner->object);
+  auto dependents = store_.dependentsOf(uid);
+  if (dependents.empty()) {
+    foreground_.erase(key);
+    removeFinalizer(key, "foregroundDeletion");
+    return;
+  }
+  for (const auto& dependentKey : dependents) {
+    auto dependent = store_.get(dependentKey);
+    auto resource = resourceForKey(dependentKey);
+    if (!dependent || !resource || meta::deletionPending(*dependent->object)) continue;
+    rest::DeleteOptions options;
+    options.propagation = rest::Propagation::Foreground;
+    (void)objects_.remove(*resource, meta::namespaceOf(*dependent->object),
+                          meta::name(*dependent->object), options);
+  }
+}
+
+void Collector::namespaceStep(const std::string& name) {
+  bool empty = true;
+  for (const auto& resource : objects_.resources().all()) {
+    if (!resource->namespaced) continue;
+    for (const auto& item : store_.list(rest::storagePrefix(*resource, name), "", 0).items) {
+      empty = false;
+      if (meta::deletionPending(*item->object)) continue;
+      rest::DeleteOptions options;
+      options.gracePeriodSeconds = 0;
+      (void)objects_.remove(*resource, name, meta::name(*item->object), options);
+    }
+  }
+  if (!empty) return;
+  std::string key = "namespaces//" + name;
+  auto ns = store_.get(key);
+  terminating_.erase(name);
+  if (!ns) return;
+  storage::WriteOp op{storage::WriteOp::Kind::Delete, key, ns->revision, *ns->object};
+  (void)store_.write(std::move(op));
+}
+
+void Collector::expirePods() {
+  auto now = objects_.clock().now();
+  auto pods = objects_.resources().find("", "v1", "pods");
+  for (auto it = podDeadlines_.begin(); it != podDeadlines_.end();) {
+    if (it->second > now) {
+      ++it;
+      continue;
+    }
+    auto pod = store_.get(it->first);
+    if (pod && meta::finalizers(*pod->object).empty()) {
+      rest::DeleteOptions options;
+      options.gracePeriodSeconds = 0;
+      (void)objects_.remove(*pods, meta::namespaceOf(*pod->object), meta::name(*pod->object),
+                            options);
+    }
+    it = podDeadlines_.erase(it);
+  }
+}
+
+void Collector::removeFinalizer(const std::string& key, const std::string& finalizer) {
+  auto resource = resourceForKey(key);
+  auto stored = store_.get(key);
+  if (!resource || !stored) return;
+  (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
+                        rest::kWholeObject,
+                        [&](const Json& current) -> rest::ApiResult<Json> {
+                          Json next = current;
+                          Json kept = Json::array();
+                          for (const auto& f : meta::finalizers(current)) {
+                            if (f != finalizer) kept.push_back(f);
+                          }
+                          next["metadata"]["finalizers"] = kept;
+                          next["metadata"].erase("resourceVersion");
+                          return next;
+                        },
+                        {});
+}
+
+}  // namespace nodewright::apiserver::gc

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "apiserver/rest/objects.h"
+#include "apiserver/storage/store.h"
+
+// The controllers kube-controller-manager and the kubelet would run for the API's own
+// semantics: owner-reference garbage collection (background, foreground, orphan), namespace
+// termination, and removal of pods whose grace period ended.
+namespace nodewright::apiserver::gc {
+
+class Collector {
+ public:
+  explicit Collector(rest::Objects& objects);
+  ~Collector();
+
+  void start();
+  void stop();
+
+ private:
+  void run();
+  void sweepAll();
+  void observe(const storage::Stored& stored, bool deleted);
+  void releaseDependents(const api::Json& owner);
+  void orphanDependents(const api::Json& owner, const std::string& key);
+  void foregroundStep(const std::string& key);
+  void namespaceStep(const std::string& name);
+  void expirePods();
+  void removeFinalizer(const std::string& key, const std::string& finalizer);
+  // The owner named by `ref` still exists (same uid), for a dependent in namespace `ns`.
+  bool ownerExists(const api::Json& ref, const std::string& ns) const;
+  ResourcePtr resourceForKey(const std::string& key) const;
+
+  rest::Objects& objects_;
+  storage::Store& store_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+  std::set<std::string> foreground_;   // owner keys waiting for their dependents
+  std::set<std::string> terminating_;  // namespaces being emptied
+  std::map<std::string, core::TimePoint> podDeadlines_;
+};
+
+}  // namespace nodewright::apiserver::gc

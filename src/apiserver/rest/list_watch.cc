@@ -1,0 +1,337 @@
+#include "apiserver/rest/list_watch.h"
+
+#include <openssl/evp.h>
+
+#include <unordered_set>
+
+#include "apiserver/rest/handler.h"
+#include "apiserver/rest/object_meta.h"
+#include "apiserver/rest/request.h"
+#include "apiserver/table/table.h"
+
+namespace nodewright::apiserver::rest {
+namespace {
+
+using api::Json;
+using Clock = std::chrono::steady_clock;
+
+api::Labels labelsOf(const Json& object) {
+  api::Labels labels;
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return labels;
+  auto it = meta->find("labels");
+  if (it == meta->end() || !it->is_object()) return labels;
+  for (const auto& [k, v] : it->items()) {
+    if (v.is_string()) labels.emplace(k, v.get<std::string>());
+  }
+  return labels;
+}
+
+std::string base64(const std::string& data, bool encode) {
+  std::string out(encode ? 4 * ((data.size() + 2) / 3) + 1 : data.size() + 4, '\0');
+  auto* dst = reinterpret_cast<unsigned char*>(out.data());
+  auto* src = reinterpret_cast<const unsigned char*>(data.data());
+  int n = encode ? EVP_EncodeBlock(dst, src, static_cast<int>(data.size()))
+                 : EVP_DecodeBlock(dst, src, static_cast<int>(data.size()));
+  if (n < 0) return {};
+  out.resize(static_cast<size_t>(n));
+  if (!encode) {
+    size_t pad = 0;
+    while (pad < data.size() && data[data.size() - 1 - pad] == '=')
+      ++pad;
+    out.resize(out.size() - std::min(pad, out.size()));
+  }
+  return out;
+}
+
+const char* eventName(storage::EventType type) {
+  switch (type) {
+    case storage::EventType::Added:
+      return "ADDED";
+    case storage::EventType::Modified:
+      return "MODIFIED";
+    case storage::EventType::Deleted:
+      return "DELETED";
+  }
+  return "MODIFIED";
+}
+
+std::string eventLine(std::string_view type, std::string_view objectText) {
+  std::string line;
+  line.reserve(objectText.size() + 32);
+  line += "{\"type\":\"";
+  line += type;
+  line += "\",\"object\":";
+  line += objectText;
+  line += "}\n";
+  return line;
+}
+
+}  // namespace
+
+ApiResult<Selection> Selection::fromRequest(const http::Request& request,
+                                            const Resource& resource) {
+  Selection selection;
+  std::string labelText = request.param("labelSelector");
+  if (!labelText.empty()) {
+    auto parsed = api::parseSelector(labelText);
+    if (!parsed) {
+      return tl::unexpected(
+          errors::badRequest("unable to parse requirement: " + parsed.error().message()));
+    }
+    selection.labels_ = std::move(*parsed);
+  }
+  std::string fieldText = request.param("fieldSelector");
+  if (!fieldText.empty()) {
+    auto parsed = FieldSelector::parse(fieldText);
+    if (!parsed) return tl::unexpected(errors::badRequest(parsed.error().message()));
+    auto checked = parsed->forResource(resource);
+    if (!checked) return tl::unexpected(errors::badRequest(checked.error().message()));
+    selection.fields_ = std::move(*checked);
+  }
+  return selection;
+}
+
+bool Selection::matches(const Json& object) const {
+  if (labels_ && !api::matches(*labels_, labelsOf(object))) return false;
+  if (fields_ && !fields_->matches(object)) return false;
+  return true;
+}
+
+std::function<bool(const Json&)> Selection::predicate() const {
+  if (empty()) return {};
+  return [self = *this](const Json& object) { return self.matches(object); };
+}
+
+std::string encodeContinue(int64_t revision, const std::string& lastKey) {
+  return base64(api::dumpJson(Json{{"rv", revision}, {"start", lastKey}}), true);
+}
+
+ApiResult<std::pair<int64_t, std::string>> decodeContinue(const std::string& token) {
+  Json value = Json::parse(base64(token, false), nullptr, false);
+  if (!value.is_object() || !value.contains("rv") || !value["rv"].is_number_integer() ||
+      !value.contains("start") || !value["start"].is_string()) {
+    return tl::unexpected(errors::badRequest("continue key is not valid"));
+  }
+  return std::pair{value["rv"].get<int64_t>(), value["start"].get<std::string>()};
+}
+
+void Handler::list(const http::Request& request, const Target& target, http::Exchange& exchange) {
+  const Resource& resource = *target.resource;
+  auto selection = Selection::fromRequest(request, resource);
+  if (!selection) {
+    exchange.respond(selection.error().toResponse());
+    return;
+  }
+  size_t limit = 0;
+  if (request.hasParam("limit")) {
+    try {
+      long long value = std::stoll(request.param("limit"));
+      limit = value > 0 ? static_cast<size_t>(value) : 0;
+    } catch (const std::exception&) {
+      exchange.respond(errors::badRequest("limit: not an integer").toResponse());
+      return;
+    }
+  }
+  std::string startAfter;
+  if (std::string token = request.param("continue"); !token.empty()) {
+    auto decoded = decodeContinue(token);
+    if (!decoded) {
+      exchange.respond(decoded.error().toResponse());
+      return;
+    }
+    startAfter = decoded->second;
+  }
+  auto result =
+      store_.list(storagePrefix(resource, target.ns), startAfter, limit, selection->predicate());
+  std::string continueToken =
+      result.lastKey ? encodeContinue(result.revision, *result.lastKey) : std::string();
+  if (wantsTable(request)) {
+    auto options = tableOptions(request);
+    if (!options) {
+      exchange.respond(options.error().toResponse());
+      return;
+    }
+    std::vector<Json> objects;
+    objects.reserve(result.items.size());
+    for (const auto& item : result.items)
+      objects.push_back(*item->object);
+    TableListMeta listMeta{std::to_string(result.revision), continueToken, std::nullopt};
+    if (!continueToken.empty())
+      listMeta.remainingItemCount = static_cast<int64_t>(result.remaining);
+    auto table = listTable(resource, objects, listMeta, clock_.now(), *options);
+    exchange.respond(table ? jsonResponse(200, *table)
+                           : errors::internal(table.error().message()).toResponse());
+    return;
+  }
+  std::string body;
+  body.reserve(256 + result.items.size() * 1024);
+  body += "{\"kind\":\"" + resource.kind + "List\",\"apiVersion\":\"" + resource.apiVersion() +
+          "\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(result.revision) + "\"";
+  if (!continueToken.empty()) {
+    body += ",\"continue\":\"" + continueToken +
+            "\",\"remainingItemCount\":" + std::to_string(result.remaining);
+  }
+  body += "},\"items\":[";
+  for (size_t i = 0; i < result.items.size(); ++i) {
+    if (i) body += ',';
+    body += *result.items[i]->text;
+  }
+  body += "]}";
+  exchange.respond(textJsonResponse(200, std::move(body)));
+}
+
+void Handler::watch(const http::Request& request, const Target& target, http::Exchange& exchange) {
+  const Resource& resource = *target.resource;
+  auto selection = Selection::fromRequest(request, resource);
+  if (!selection) {
+    exchange.respond(selection.error().toResponse());
+    return;
+  }
+  std::string rv = request.param("resourceVersion");
+  const bool bookmarks = request.param("allowWatchBookmarks") == "true";
+  const bool initialEvents = request.param("sendInitialEvents") == "true";
+  auto timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.defaultWatchTimeout);
+  if (request.hasParam("timeoutSeconds")) {
+    try {
+      timeout = std::chrono::seconds(std::max(0LL, std::stoll(request.param("timeoutSeconds"))));
+    } catch (const std::exception&) {
+      exchange.respond(errors::badRequest("timeoutSeconds: not an integer").toResponse());
+      return;
+    }
+  }
+  int64_t from = 0;
+  bool listFirst = rv.empty() || rv == "0" || initialEvents;
+  if (!listFirst) {
+    try {
+      from = std::stoll(rv);
+    } catch (const std::exception&) {
+      exchange.respond(
+          errors::badRequest("resourceVersion: Invalid value: \"" + rv + "\"").toResponse());
+      return;
+    }
+  }
+  const bool table = wantsTable(request);
+  auto tableOpts = tableOptions(request);
+  if (!tableOpts) {
+    exchange.respond(tableOpts.error().toResponse());
+    return;
+  }
+  bool firstTable = true;
+  // Like kube-apiserver, only the first Table of a watch carries the column definitions.
+  auto render = [&](const storage::Stored& stored) -> std::string {
+    if (!table) return *stored.text;
+    auto t = objectTable(resource, *stored.object, clock_.now(), *tableOpts);
+    if (!t) return *stored.text;
+    if (!firstTable) t->erase("columnDefinitions");
+    firstTable = false;
+    return api::dumpJson(*t);
+  };
+  const std::string prefix = storagePrefix(resource, target.ns);
+  http::Stream& stream = exchange.startStream(200, "application/json");
+  auto bookmark = [&](int64_t revision, bool initialEnd) {
+    Json object = {{"kind", resource.kind},
+                   {"apiVersion", resource.apiVersion()},
+                   {"metadata", {{"resourceVersion", std::to_string(revision)}}}};
+    if (initialEnd) {
+      object["metadata"]["annotations"] = {{"k8s.io/initial-events-end", "true"}};
+    }
+    return stream.write(eventLine("BOOKMARK", api::dumpJson(object)));
+  };
+  auto expired = [&](const std::string& message) {
+    stream.write(eventLine("ERROR", api::dumpJson(errors::gone(message).toStatus())));
+  };
+  std::unordered_set<std::string> visible;
+  if (listFirst) {
+    auto snapshot = store_.list(prefix, "", 0, selection->predicate());
+    for (const auto& item : snapshot.items) {
+      visible.insert(item->key);
+      if (!stream.write(eventLine("ADDED", render(*item)))) return;
+    }
+    from = snapshot.revision;
+    if (initialEvents && bookmarks && !bookmark(from, true)) return;
+  } else if (!selection->empty()) {
+    for (const auto& item : store_.list(prefix, "", 0, selection->predicate()).items) {
+      visible.insert(item->key);
+    }
+  }
+  auto subscription = store_.watch(prefix, from);
+  if (!subscription) {
+    expired(subscription.error().message());
+    return;
+  }
+  auto& w = **subscription;
+  const auto deadline = Clock::now() + timeout;
+  auto nextBookmark = Clock::now() + options_.bookmarkInterval;
+  while (!stopping_) {
+    auto now = Clock::now();
+    if (now >= deadline) return;
+    auto wait = std::min(
+        {deadline - now, nextBookmark - now, Clock::duration(std::chrono::milliseconds(500))});
+    auto events = w.next(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(wait),
+                                  std::chrono::milliseconds(1)));
+    if (!events) {
+      if (events.error().is(core::Code::Conflict)) expired(events.error().message());
+      return;
+    }
+    for (const auto& event : *events) {
+      const storage::Stored& stored = *event.stored;
+      std::string type = eventName(event.type);
+      if (!selection->empty()) {
+        bool was = visible.count(stored.key) > 0;
+        bool is = event.type != storage::EventType::Deleted && selection->matches(*stored.object);
+        if (!was && !is) continue;
+        if (event.type == storage::EventType::Deleted || !is) {
+          type = "DELETED";
+          visible.erase(stored.key);
+        } else {
+          type = was ? "MODIFIED" : "ADDED";
+          visible.insert(stored.key);
+        }
+      }
+      if (!stream.write(eventLine(type, render(stored)))) return;
+    }
+    if (Clock::now() >= nextBookmark) {
+      nextBookmark = Clock::now() + options_.bookmarkInterval;
+      if (bookmarks && !bookmark(w.cursor(), false)) return;
+    }
+  }
+}
+
+void Handler::removeCollection(const http::Request& request, const Target& target,
+                               http::Exchange& exchange) {
+  const Resource& resource = *target.resource;
+  auto selection = Selection::fromRequest(request, resource);
+  if (!selection) {
+    exchange.respond(selection.error().toResponse());
+    return;
+  }
+  auto options = deleteOptions(request);
+  if (!options) {
+    exchange.respond(options.error().toResponse());
+    return;
+  }
+  auto result = store_.list(storagePrefix(resource, target.ns), "", 0, selection->predicate());
+  std::string body = "{\"kind\":\"" + resource.kind + "List\",\"apiVersion\":\"" +
+                     resource.apiVersion() + "\",\"metadata\":{\"resourceVersion\":\"" +
+                     std::to_string(result.revision) + "\"},\"items\":[";
+  bool first = true;
+  for (const auto& item : result.items) {
+    const Json& object = *item->object;
+    auto removed =
+        objects_.remove(resource, meta::namespaceOf(object), meta::name(object), *options);
+    if (!removed) {
+      if (removed.error().code == 404) continue;
+      exchange.respond(removed.error().toResponse());
+      return;
+    }
+    if (!first) body += ',';
+    first = false;
+    body += api::dumpJson(*removed);
+  }
+  body += "]}";
+  exchange.respond(textJsonResponse(200, std::move(body)));
+}
+
+}  // namespace nodewright::apiserver::rest

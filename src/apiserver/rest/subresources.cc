@@ -1,0 +1,257 @@
+#include <cmath>
+
+#include "api/codec.h"
+#include "api/labels.h"
+#include "apiserver/patch/json_patch.h"
+#include "apiserver/patch/merge_patch.h"
+#include "apiserver/rest/handler.h"
+#include "apiserver/rest/object_meta.h"
+#include "apiserver/rest/request.h"
+
+// pods/binding, pods/eviction and */scale.
+namespace nodewright::apiserver::rest {
+namespace {
+
+using api::Json;
+
+api::Labels labelsOf(const Json& object) {
+  api::Labels labels;
+  const Json meta = object.value("metadata", Json::object());
+  for (const auto& [k, v] : meta.value("labels", Json::object()).items()) {
+    if (v.is_string()) labels.emplace(k, v.get<std::string>());
+  }
+  return labels;
+}
+
+bool podReady(const Json& pod) {
+  if (meta::deletionPending(pod)) return false;
+  for (const auto& c : pod.value("status", Json::object()).value("conditions", Json::array())) {
+    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+  }
+  return false;
+}
+
+// minAvailable / maxUnavailable as an absolute count of `expected` (percentages round up).
+int64_t scaled(const Json& value, int64_t expected) {
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_string()) {
+    std::string text = value.get<std::string>();
+    if (!text.empty() && text.back() == '%') {
+      double percent = std::atof(text.substr(0, text.size() - 1).c_str());
+      return static_cast<int64_t>(std::ceil(percent * static_cast<double>(expected) / 100.0));
+    }
+    return std::atoll(text.c_str());
+  }
+  return 0;
+}
+
+std::string selectorString(const Json& selector) {
+  api::LabelSelector parsed;
+  if (!api::decodeJson(selector, parsed).empty()) return "";
+  return api::formatSelector(parsed);
+}
+
+Json scaleOf(const Resource& resource, const Json& object) {
+  const Json meta = object.value("metadata", Json::object());
+  Json scaleMeta = Json::object();
+  for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+    if (meta.contains(field)) scaleMeta[field] = meta[field];
+  }
+  const Json spec = object.value("spec", Json::object());
+  const Json status = object.value("status", Json::object());
+  std::string selector = resource.group == "apps" ? selectorString(spec.value("selector", Json()))
+                                                  : status.value("selector", "");
+  Json scale = {{"kind", "Scale"},
+                {"apiVersion", "autoscaling/v1"},
+                {"metadata", scaleMeta},
+                {"spec", {{"replicas", spec.value("replicas", int64_t{1})}}},
+                {"status", {{"replicas", status.value("replicas", int64_t{0})}}}};
+  if (!selector.empty()) scale["status"]["selector"] = selector;
+  return scale;
+}
+
+}  // namespace
+
+void Handler::bind(const http::Request& request, const Target& target, http::Exchange& exchange) {
+  auto body = parseBody(request);
+  if (!body) {
+    exchange.respond(body.error().toResponse());
+    return;
+  }
+  const Json bindTarget = body->value("target", Json::object());
+  std::string node = bindTarget.value("name", "");
+  if (node.empty()) {
+    exchange.respond(
+        errors::invalid(*target.resource, target.name, {{"target.name", api::fielderr::required()}})
+            .toResponse());
+    return;
+  }
+  auto bound = objects_.update(
+      *target.resource, target.ns, target.name, kWholeObject,
+      [&](const Json& current) -> ApiResult<Json> {
+        Json pod = current;
+        std::string assigned = pod.value("spec", Json::object()).value("nodeName", "");
+        if (!assigned.empty()) {
+          return tl::unexpected(errors::conflict(
+              *target.resource, target.name,
+              "pod " + target.name + " is already assigned to node \"" + assigned + "\""));
+        }
+        if (meta::deletionPending(pod)) {
+          return tl::unexpected(errors::conflict(*target.resource, target.name,
+                                                 "pod " + target.name + " is being deleted"));
+        }
+        pod["spec"]["nodeName"] = node;
+        Json& conditions = pod["status"]["conditions"];
+        if (!conditions.is_array()) conditions = Json::array();
+        Json scheduled = {{"type", "PodScheduled"},
+                          {"status", "True"},
+                          {"lastProbeTime", nullptr},
+                          {"lastTransitionTime", objects_.now()}};
+        bool replaced = false;
+        for (auto& c : conditions) {
+          if (c.value("type", "") == "PodScheduled") {
+            c = scheduled;
+            replaced = true;
+          }
+        }
+        if (!replaced) conditions.push_back(scheduled);
+        pod["metadata"].erase("resourceVersion");
+        return pod;
+      },
+      writeOptions(request, nullptr));
+  if (!bound) {
+    exchange.respond(bound.error().toResponse());
+    return;
+  }
+  exchange.respond(jsonResponse(201, successStatus(*target.resource, target.name, "")));
+}
+
+void Handler::evict(const http::Request& request, const Target& target, http::Exchange& exchange) {
+  auto body = parseBody(request);
+  if (!body) {
+    exchange.respond(body.error().toResponse());
+    return;
+  }
+  auto pod = objects_.get(*target.resource, target.ns, target.name);
+  if (!pod) {
+    exchange.respond(pod.error().toResponse());
+    return;
+  }
+  const Json& podObject = *(*pod)->object;
+  auto pdbResource = resources_.find("policy", "v1", "poddisruptionbudgets");
+  std::vector<storage::StoredPtr> budgets;
+  for (const auto& item : store_.list(storagePrefix(*pdbResource, target.ns), "", 0).items) {
+    const Json selector = item->object->value("spec", Json::object()).value("selector", Json());
+    api::LabelSelector parsed;
+    if (selector.is_null() || !api::decodeJson(selector, parsed).empty()) continue;
+    if (api::matches(parsed, labelsOf(podObject))) budgets.push_back(item);
+  }
+  if (budgets.size() > 1) {
+    exchange.respond(errors::internal("This pod has more than one PodDisruptionBudget, which the "
+                                      "eviction subresource does not support.")
+                         .toResponse());
+    return;
+  }
+  if (budgets.size() == 1 && !meta::deletionPending(podObject)) {
+    const Json& pdb = *budgets[0]->object;
+    const Json spec = pdb.value("spec", Json::object());
+    api::LabelSelector selector;
+    (void)api::decodeJson(spec.value("selector", Json::object()), selector);
+    int64_t expected = 0;
+    int64_t healthy = 0;
+    for (const auto& item : store_.list(storagePrefix(*target.resource, target.ns), "", 0).items) {
+      const Json& other = *item->object;
+      if (meta::deletionPending(other) || !api::matches(selector, labelsOf(other))) continue;
+      ++expected;
+      if (podReady(other)) ++healthy;
+    }
+    int64_t desired = spec.contains("minAvailable")
+                          ? scaled(spec["minAvailable"], expected)
+                          : expected - scaled(spec.value("maxUnavailable", Json(0)), expected);
+    bool allowed = podReady(podObject) ? healthy - 1 >= desired : healthy >= desired;
+    if (!allowed) {
+      std::string name = meta::name(pdb);
+      Json causes = Json::array(
+          {{{"reason", "DisruptionBudget"},
+            {"message", "The disruption budget " + name + " needs " + std::to_string(desired) +
+                            " healthy pods and has " + std::to_string(healthy) + " currently"}}});
+      exchange.respond(errors::tooManyRequests(
+                           "Cannot evict pod as it would violate the pod's disruption budget.",
+                           std::move(causes))
+                           .toResponse());
+      return;
+    }
+  }
+  DeleteOptions options;
+  const Json deleteBody = body->value("deleteOptions", Json::object());
+  if (deleteBody.contains("gracePeriodSeconds") && deleteBody["gracePeriodSeconds"].is_number()) {
+    options.gracePeriodSeconds = deleteBody["gracePeriodSeconds"].get<int64_t>();
+  }
+  options.dryRun = request.param("dryRun") == "All";
+  auto removed = objects_.remove(*target.resource, target.ns, target.name, options);
+  if (!removed) {
+    exchange.respond(removed.error().toResponse());
+    return;
+  }
+  exchange.respond(
+      jsonResponse(201, successStatus(*target.resource, target.name, meta::uid(podObject))));
+}
+
+void Handler::scale(const http::Request& request, const Target& target, http::Exchange& exchange) {
+  const Resource& resource = *target.resource;
+  if (request.method == "GET") {
+    auto stored = objects_.get(resource, target.ns, target.name);
+    if (!stored) {
+      exchange.respond(stored.error().toResponse());
+      return;
+    }
+    exchange.respond(jsonResponse(200, scaleOf(resource, *(*stored)->object)));
+    return;
+  }
+  if (request.method != "PUT" && request.method != "PATCH") {
+    exchange.respond(errors::methodNotAllowed(request.method, "scale").toResponse());
+    return;
+  }
+  auto body = parseBody(request);
+  if (!body) {
+    exchange.respond(body.error().toResponse());
+    return;
+  }
+  std::string type = mediaType(request.header("content-type"));
+  auto updated = objects_.update(
+      resource, target.ns, target.name, "",
+      [&](const Json& current) -> ApiResult<Json> {
+        Json scale = scaleOf(resource, current);
+        Json next = *body;
+        if (request.method == "PATCH") {
+          auto patched = type == "application/json-patch+json"
+                             ? patch::applyJsonPatch(scale, *body)
+                             : patch::applyMergePatch(scale, *body);
+          if (!patched) {
+            return tl::unexpected(ApiError{422, "Invalid", patched.error().message(), {}});
+          }
+          next = std::move(*patched);
+        }
+        const Json replicas = next.value("spec", Json::object()).value("replicas", Json());
+        if (!replicas.is_number_integer() || replicas.get<int64_t>() < 0) {
+          return tl::unexpected(
+              errors::invalid(resource, target.name,
+                              {{"spec.replicas", api::fielderr::invalid(replicas,
+                                                                        "must be a non-negative "
+                                                                        "integer")}}));
+        }
+        Json object = current;
+        object["spec"]["replicas"] = replicas;
+        object["metadata"]["resourceVersion"] =
+            next.value("metadata", Json::object()).value("resourceVersion", "");
+        return object;
+      },
+      writeOptions(request, nullptr));
+  if (!updated) {
+    exchange.respond(updated.error().toResponse());
+    return;
+  }
+  exchange.respond(jsonResponse(200, scaleOf(resource, *updated)));
+}
+
+}  // namespace nodewright::apiserver::rest
