@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# The Node.js client test's npm packages (@kubernetes/client-node), pinned by package-lock.json.
+command -v npm >/dev/null || { echo "node and npm are required" >&2; exit 1; }
+npm ci --prefix tests/apiserver/node --no-audit --no-fund --silent
 
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true

@@ -29,7 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kWriters = 8;
 constexpr int kWatchers = 20;
-constexpr int kWritesPerWriter = 500;
+constexpr int kWritesPerWriter = 1000;
 constexpr int kKeysPerWriter = 250;  // writes cycle over these: creates, then status updates
 constexpr const char* kStartAnnotation = "bench.nodewright.dev/start-ns";
 

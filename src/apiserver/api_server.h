@@ -16,7 +16,7 @@ struct ApiServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 6443;  // 0 picks a free port
   std::chrono::milliseconds bookmarkInterval{std::chrono::seconds(15)};
-  size_t watchHistory = 50000;
+  size_t watchHistory = 10000;
   bool fsync = true;
 };
 

@@ -15,7 +15,7 @@ struct ApiServerFlags {
   std::string dataDir = ".nodewright";
   std::string listen = "127.0.0.1:6443";
   double bookmarkSeconds = 15;
-  size_t watchHistory = 50000;
+  size_t watchHistory = 10000;
 };
 
 int runApiServer(const ApiServerFlags& flags, Context& ctx) {

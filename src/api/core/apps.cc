@@ -186,7 +186,6 @@ const StructSchema& describe(Tag<DeploymentSpec>) {
           .field<&DeploymentSpec::paused>("paused", "Whether the rollout is paused.")
           .field<&DeploymentSpec::progressDeadlineSeconds>(
               "progressDeadlineSeconds", "Seconds before a stalled rollout is reported failed.")
-          .keepUnknownIn<&DeploymentSpec::unknown>()
           .validate([](const DeploymentSpec& spec, const FieldPath& path, FieldErrors& errors) {
             validateSelectorAndTemplate(spec.selector, spec.template_, "deployment", path, errors);
             if (spec.progressDeadlineSeconds &&
@@ -248,7 +247,6 @@ const StructSchema& describe(Tag<ReplicaSetSpec>) {
                                             "Selects the pods; must match the template's labels.")
           .required()
           .field<&ReplicaSetSpec::template_>("template", "The pods to create.")
-          .keepUnknownIn<&ReplicaSetSpec::unknown>()
           .validate([](const ReplicaSetSpec& spec, const FieldPath& path, FieldErrors& errors) {
             validateSelectorAndTemplate(spec.selector, spec.template_, "replicaset", path, errors);
           })
@@ -329,7 +327,6 @@ const StructSchema& describe(Tag<DaemonSetSpec>) {
           .field<&DaemonSetSpec::revisionHistoryLimit>("revisionHistoryLimit",
                                                        "Old revisions kept for rollback.")
           .min(0)
-          .keepUnknownIn<&DaemonSetSpec::unknown>()
           .validate([](const DaemonSetSpec& spec, const FieldPath& path, FieldErrors& errors) {
             validateSelectorAndTemplate(spec.selector, spec.template_, "daemonset", path, errors);
           })

@@ -84,7 +84,8 @@ class BeastClient : public Client {
     while (!ec && keepGoing && !parser.is_done()) {
       parser.get().body().data = chunk;
       parser.get().body().size = sizeof chunk;
-      bhttp::read(*stream_, buffer_, parser, ec);
+      // read_some: return as soon as some of the stream arrived, not when the buffer is full.
+      bhttp::read_some(*stream_, buffer_, parser, ec);
       if (ec == bhttp::error::need_buffer) ec = {};
       if (ec) break;
       pending.append(chunk, sizeof chunk - parser.get().body().size);

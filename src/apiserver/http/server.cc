@@ -226,15 +226,22 @@ class BeastServer : public Server {
     beast::flat_buffer buffer;
     while (!stopped_) {
       bhttp::request_parser<bhttp::string_body> parser;
-      parser.body_limit(options_.maxBodyBytes);
+      // Bodies somewhat over the limit are read and answered 413 on a connection that stays
+      // usable (a client still sending when we close would only see a reset); far larger ones
+      // close the connection.
+      parser.body_limit(options_.maxBodyBytes * 4);
       parser.header_limit(64 * 1024);
       bhttp::read(stream, buffer, parser, ec);
-      if (ec == bhttp::error::body_limit) {
-        ConnectionExchange exchange(stream, parser.get().version(), false);
+      const bool tooLarge = ec == bhttp::error::body_limit ||
+                            (!ec && parser.get().body().size() > options_.maxBodyBytes);
+      if (tooLarge) {
+        ConnectionExchange exchange(stream, parser.get().version(),
+                                    !ec && parser.get().keep_alive());
         Response response = options_.tooLarge ? options_.tooLarge(options_.maxBodyBytes)
                                               : Response{413, "text/plain", "too large", {}};
         exchange.respond(std::move(response));
-        break;
+        if (ec || !exchange.reusable()) break;
+        continue;
       }
       if (ec) break;
       auto& message = parser.get();

@@ -2,8 +2,6 @@
 
 #include <openssl/evp.h>
 
-#include <unordered_set>
-
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"
 #include "apiserver/rest/request.h"
@@ -14,18 +12,6 @@ namespace {
 
 using api::Json;
 using Clock = std::chrono::steady_clock;
-
-api::Labels labelsOf(const Json& object) {
-  api::Labels labels;
-  auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return labels;
-  auto it = meta->find("labels");
-  if (it == meta->end() || !it->is_object()) return labels;
-  for (const auto& [k, v] : it->items()) {
-    if (v.is_string()) labels.emplace(k, v.get<std::string>());
-  }
-  return labels;
-}
 
 std::string base64(const std::string& data, bool encode) {
   std::string out(encode ? 4 * ((data.size() + 2) / 3) + 1 : data.size() + 4, '\0');
@@ -93,7 +79,7 @@ ApiResult<Selection> Selection::fromRequest(const http::Request& request,
 }
 
 bool Selection::matches(const Json& object) const {
-  if (labels_ && !api::matches(*labels_, labelsOf(object))) return false;
+  if (labels_ && !api::matches(*labels_, meta::labels(object))) return false;
   if (fields_ && !fields_->matches(object)) return false;
   return true;
 }
@@ -242,19 +228,13 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
   auto expired = [&](const std::string& message) {
     stream.write(eventLine("ERROR", api::dumpJson(errors::gone(message).toStatus())));
   };
-  std::unordered_set<std::string> visible;
   if (listFirst) {
     auto snapshot = store_.list(prefix, "", 0, selection->predicate());
     for (const auto& item : snapshot.items) {
-      visible.insert(item->key);
       if (!stream.write(eventLine("ADDED", render(*item)))) return;
     }
     from = snapshot.revision;
     if (initialEvents && bookmarks && !bookmark(from, true)) return;
-  } else if (!selection->empty()) {
-    for (const auto& item : store_.list(prefix, "", 0, selection->predicate()).items) {
-      visible.insert(item->key);
-    }
   }
   auto subscription = store_.watch(prefix, from);
   if (!subscription) {
@@ -279,16 +259,12 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
       const storage::Stored& stored = *event.stored;
       std::string type = eventName(event.type);
       if (!selection->empty()) {
-        bool was = visible.count(stored.key) > 0;
+        // Like kube's watch cache: an object entering the selection is ADDED, one leaving it
+        // is DELETED (carrying its new state).
+        bool was = event.previous && selection->matches(*event.previous->object);
         bool is = event.type != storage::EventType::Deleted && selection->matches(*stored.object);
         if (!was && !is) continue;
-        if (event.type == storage::EventType::Deleted || !is) {
-          type = "DELETED";
-          visible.erase(stored.key);
-        } else {
-          type = was ? "MODIFIED" : "ADDED";
-          visible.insert(stored.key);
-        }
+        type = !is ? "DELETED" : (was ? "MODIFIED" : "ADDED");
       }
       if (!stream.write(eventLine(type, render(stored)))) return;
     }

@@ -63,6 +63,17 @@ std::vector<std::string> finalizers(const Json& object) {
   return out;
 }
 
+api::Labels labels(const Json& object) {
+  api::Labels out;
+  const Json& m = metadataOf(object);
+  auto it = m.find("labels");
+  if (it == m.end() || !it->is_object()) return out;
+  for (const auto& [k, v] : it->items()) {
+    if (v.is_string()) out.emplace(k, v.get<std::string>());
+  }
+  return out;
+}
+
 bool deletionPending(const Json& object) {
   return metadataOf(object).contains("deletionTimestamp");
 }

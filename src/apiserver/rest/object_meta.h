@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/labels.h"
 #include "api/reflect/field_errors.h"
 #include "api/reflect/json.h"
 #include "apiserver/errors.h"
@@ -18,6 +19,7 @@ std::string name(const api::Json& object);
 std::string namespaceOf(const api::Json& object);
 std::string uid(const api::Json& object);
 std::vector<std::string> finalizers(const api::Json& object);
+api::Labels labels(const api::Json& object);
 bool deletionPending(const api::Json& object);
 
 std::string newUid();

@@ -5,6 +5,7 @@
 
 #include "api/object.h"
 #include "apiserver/rest/object_meta.h"
+#include "apiserver/rest/object_rules.h"
 
 namespace nodewright::apiserver::rest {
 namespace {
@@ -100,14 +101,16 @@ ApiResult<storage::StoredPtr> Objects::get(const Resource& resource, std::string
 ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
                                    const WriteOptions& options) const {
   std::string name = meta::name(object);
+  api::FieldErrors metaProblems = rules::validateObjectMeta(resource, object);
   if (!resource.model) {
     api::FieldErrors problems = meta::validateUntyped(object);
+    problems.insert(problems.end(), metaProblems.begin(), metaProblems.end());
     if (!problems.empty()) return tl::unexpected(errors::invalid(resource, name, problems));
-    return object;
+    return rules::customResourceForm(object, Json::object(), resource.schema);
   }
   api::ObjectOptions decodeOptions;
   api::DecodedObject decoded = api::decodeObject(object, registry_, decodeOptions);
-  api::FieldErrors invalid;
+  api::FieldErrors invalid = std::move(metaProblems);
   std::vector<std::string> unknown;
   for (auto& e : decoded.errors) {
     if (isUnknownField(e)) {
@@ -129,6 +132,8 @@ ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
     options.warnings->insert(options.warnings->end(), unknown.begin(), unknown.end());
   }
   Json out = decoded.object->toJson();
+  // CRD-backed kinds keep their fields as sent; built-in kinds are stored in canonical form.
+  if (resource.custom) out = rules::customResourceForm(object, out, resource.schema);
   // Server-owned metadata is carried over verbatim (the model would drop empty values).
   meta::copyServerFields(object, out);
   return out;
@@ -229,6 +234,9 @@ ApiResult<Json> Objects::prepareUpdate(const Resource& resource, std::string_vie
   }
   if (auto problem = meta::checkFinalizers(resource, current, next); problem) {
     return tl::unexpected(*problem);
+  }
+  if (auto immutable = rules::immutableFieldErrors(resource, current, next); !immutable.empty()) {
+    return tl::unexpected(errors::invalid(resource, name, immutable));
   }
   meta::keepImmutable(current, next);
   if (tracksGeneration(resource)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/yaml.h"
+#include "apiserver/protobuf/protobuf.h"
 
 namespace nodewright::apiserver::rest {
 
@@ -19,6 +20,12 @@ std::string mediaType(const std::string& contentType) {
 ApiResult<Json> parseBody(const http::Request& request) {
   std::string type = mediaType(request.header("content-type"));
   if (request.body.empty()) return tl::unexpected(errors::badRequest("the request body is empty"));
+  if (type == protobuf::kMediaType) {
+    // kubectl's typed clients send built-in kinds as Kubernetes protobuf.
+    auto object = protobuf::protobufToJson(request.body);
+    if (!object) return tl::unexpected(errors::badRequest(object.error().message()));
+    return std::move(*object);
+  }
   bool yaml = type == "application/yaml" || type == "application/apply-patch+yaml";
   if (!yaml) {
     Json value = Json::parse(request.body, nullptr, false);
@@ -59,10 +66,12 @@ ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
   DeleteOptions options;
   Json body = Json::object();
   if (!request.body.empty()) {
-    body = Json::parse(request.body, nullptr, false);
-    if (body.is_discarded() || !body.is_object()) {
-      return tl::unexpected(errors::badRequest("the DeleteOptions body is not a JSON object"));
+    auto parsed = parseBody(request);
+    if (!parsed) return tl::unexpected(parsed.error());
+    if (!parsed->is_object()) {
+      return tl::unexpected(errors::badRequest("the DeleteOptions body is not an object"));
     }
+    body = std::move(*parsed);
   }
   auto dryRun = body.value("dryRun", Json::array());
   options.dryRun =

@@ -14,15 +14,6 @@ namespace {
 
 using api::Json;
 
-api::Labels labelsOf(const Json& object) {
-  api::Labels labels;
-  const Json meta = object.value("metadata", Json::object());
-  for (const auto& [k, v] : meta.value("labels", Json::object()).items()) {
-    if (v.is_string()) labels.emplace(k, v.get<std::string>());
-  }
-  return labels;
-}
-
 bool podReady(const Json& pod) {
   if (meta::deletionPending(pod)) return false;
   for (const auto& c : pod.value("status", Json::object()).value("conditions", Json::array())) {
@@ -144,7 +135,7 @@ void Handler::evict(const http::Request& request, const Target& target, http::Ex
     const Json selector = item->object->value("spec", Json::object()).value("selector", Json());
     api::LabelSelector parsed;
     if (selector.is_null() || !api::decodeJson(selector, parsed).empty()) continue;
-    if (api::matches(parsed, labelsOf(podObject))) budgets.push_back(item);
+    if (api::matches(parsed, meta::labels(podObject))) budgets.push_back(item);
   }
   if (budgets.size() > 1) {
     exchange.respond(errors::internal("This pod has more than one PodDisruptionBudget, which the "
@@ -161,7 +152,7 @@ void Handler::evict(const http::Request& request, const Target& target, http::Ex
     int64_t healthy = 0;
     for (const auto& item : store_.list(storagePrefix(*target.resource, target.ns), "", 0).items) {
       const Json& other = *item->object;
-      if (meta::deletionPending(other) || !api::matches(selector, labelsOf(other))) continue;
+      if (meta::deletionPending(other) || !api::matches(selector, meta::labels(other))) continue;
       ++expected;
       if (podReady(other)) ++healthy;
     }

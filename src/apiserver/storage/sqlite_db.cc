@@ -106,12 +106,24 @@ core::Result<Database> Database::open(const std::string& path) {
   return Database(db);
 }
 
-Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+Database::Database(sqlite3* db) : db_(db), walFrames_(std::make_unique<std::atomic<int>>(0)) {
+  sqlite3_wal_hook(
+      db_,
+      [](void* frames, sqlite3*, const char*, int count) {
+        static_cast<std::atomic<int>*>(frames)->store(count);
+        return SQLITE_OK;
+      },
+      walFrames_.get());
+}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), walFrames_(std::move(other.walFrames_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
     sqlite3_close(db_);
     db_ = std::exchange(other.db_, nullptr);
+    walFrames_ = std::move(other.walFrames_);
   }
   return *this;
 }
@@ -166,6 +178,17 @@ core::Result<std::string> Database::queryText(std::string_view sql) {
     return core::fail(core::Error::internal(std::string(sql) + ": no row"));
   }
   return std::string(stmt->columnText(0));
+}
+
+core::Status Database::checkpoint() {
+  int code = sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  if ((code & 0xff) == SQLITE_BUSY) {
+    return core::fail(core::Error(core::Code::Conflict, "checkpoint: another one is running"));
+  }
+  if (code != SQLITE_OK) {
+    return core::fail(error(code, "checkpoint"));
+  }
+  return core::ok();
 }
 
 core::Error Database::error(int code, std::string_view doing) const {

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -61,11 +63,20 @@ class Database {
   core::Result<int64_t> queryInt64(std::string_view sql);
   core::Result<std::string> queryText(std::string_view sql);
 
+  // Copies committed pages from the write-ahead log into the database without waiting for, or
+  // blocking, a writer on another connection. Code::Conflict when another checkpoint runs.
+  core::Status checkpoint();
+  // Frames in the write-ahead log after this connection's last commit. Tracking them replaces
+  // SQLite's automatic checkpoints, which would run inside the committing call.
+  int walFrames() const { return walFrames_->load(); }
+
  private:
-  explicit Database(sqlite3* db) : db_(db) {}
+  explicit Database(sqlite3* db);
   core::Error error(int code, std::string_view doing) const;
 
   sqlite3* db_;
+  // On the heap so SQLite's hook keeps a stable address when the Database moves.
+  std::unique_ptr<std::atomic<int>> walFrames_;
 };
 
 }  // namespace nodewright::apiserver::storage

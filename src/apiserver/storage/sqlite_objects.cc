@@ -6,6 +6,12 @@ namespace nodewright::apiserver::storage {
 namespace {
 
 constexpr int64_t kSchemaVersion = 1;
+// Log frames (pages) that trigger a background checkpoint: SQLite's default.
+constexpr int kCheckpointFrames = 1000;
+// Under sustained writes the background checkpoint never catches up with the last commit, and
+// SQLite reuses the log only once it has; so from here on (about 64 MiB of log) the writer
+// checkpoints too, a stall of a few milliseconds every few seconds of full load.
+constexpr int kWriterCheckpointFrames = 16000;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS objects(
@@ -22,23 +28,24 @@ UPDATE meta SET value = value WHERE name = 'revision';
 }  // namespace
 
 SqliteObjects::SqliteObjects(Database db, Statement begin, Statement commit, Statement rollback,
-                             Statement upsert, Statement remove, Statement setRevision)
+                             Statement upsert, Statement remove, Statement setRevision,
+                             std::unique_ptr<WalCheckpointer> checkpointer)
     : db_(std::move(db)),
       begin_(std::move(begin)),
       commit_(std::move(commit)),
       rollback_(std::move(rollback)),
       upsert_(std::move(upsert)),
       remove_(std::move(remove)),
-      setRevision_(std::move(setRevision)) {}
+      setRevision_(std::move(setRevision)),
+      checkpointer_(std::move(checkpointer)) {}
 
 core::Result<SqliteObjects> SqliteObjects::open(const std::string& path) {
   auto db = Database::open(path);
   if (!db) {
     return core::fail(db.error());
   }
-  // EXCLUSIVE locking keeps a second server off the file, and lets WAL mode run without the
-  // shared-memory index.
-  if (auto ok = db->exec("PRAGMA locking_mode=EXCLUSIVE"); !ok) {
+  // Only the checkpointer's connection can hold a lock we would wait for, and only briefly.
+  if (auto ok = db->exec("PRAGMA busy_timeout=1000"); !ok) {
     return core::fail(ok.error());
   }
   auto mode = db->queryText("PRAGMA journal_mode=WAL");
@@ -82,9 +89,13 @@ core::Result<SqliteObjects> SqliteObjects::open(const std::string& path) {
     }
     statements.push_back(std::move(*stmt));
   }
+  auto checkpointer = WalCheckpointer::start(path);
+  if (!checkpointer) {
+    return core::fail(checkpointer.error().wrap("opening " + path));
+  }
   return SqliteObjects(std::move(*db), std::move(statements[0]), std::move(statements[1]),
                        std::move(statements[2]), std::move(statements[3]), std::move(statements[4]),
-                       std::move(statements[5]));
+                       std::move(statements[5]), std::move(*checkpointer));
 }
 
 core::Result<int64_t> SqliteObjects::load(
@@ -123,8 +134,21 @@ core::Status SqliteObjects::commit(const std::vector<PlannedWrite>& writes, int6
   if (!written) {
     // SQLite may already have rolled back (e.g. on a full disk); then this fails harmlessly.
     (void)rollback_.run();
+    return written;
   }
+  keepLogShort();
   return written;
+}
+
+void SqliteObjects::keepLogShort() {
+  int frames = db_.walFrames();
+  if (frames >= kCheckpointFrames) {
+    checkpointer_->request();
+  }
+  if (frames >= kWriterCheckpointFrames) {
+    // Busy while the checkpointer is at it: then a later commit tries again.
+    (void)db_.checkpoint();
+  }
 }
 
 core::Status SqliteObjects::writeAll(const std::vector<PlannedWrite>& writes, int64_t revision) {

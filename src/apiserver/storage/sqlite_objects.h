@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "apiserver/storage/sqlite_db.h"
+#include "apiserver/storage/wal_checkpointer.h"
 #include "apiserver/storage/write_plan.h"
 
 // The store's tables in one SQLite file: objects(key, revision, value) with each object's
@@ -16,9 +17,10 @@ namespace nodewright::apiserver::storage {
 
 class SqliteObjects {
  public:
-  // Opens or creates the file in WAL mode, locked against other processes. Commits are not
-  // synced (synchronous=NORMAL): they survive a crash of the process at once, and a power loss
-  // once the write-ahead log is synced (WalFile). The log exists when this returns.
+  // Opens or creates the file in WAL mode. Commits are not synced (synchronous=NORMAL): they
+  // survive a crash of the process at once, and a power loss once the write-ahead log is
+  // synced (WalFile). The log exists when this returns. The caller keeps other stores off the
+  // file (LockFile): SQLite's own locks would only make their writes fail.
   static core::Result<SqliteObjects> open(const std::string& path);
 
   // Calls `row` for every stored object in key order; returns the stored revision counter.
@@ -32,8 +34,10 @@ class SqliteObjects {
 
  private:
   SqliteObjects(Database db, Statement begin, Statement commit, Statement rollback,
-                Statement upsert, Statement remove, Statement setRevision);
+                Statement upsert, Statement remove, Statement setRevision,
+                std::unique_ptr<WalCheckpointer> checkpointer);
   core::Status writeAll(const std::vector<PlannedWrite>& writes, int64_t revision);
+  void keepLogShort();
 
   // Statements are declared after the connection so they are finalized before it closes.
   Database db_;
@@ -43,6 +47,7 @@ class SqliteObjects {
   Statement upsert_;
   Statement remove_;
   Statement setRevision_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;
 };
 
 }  // namespace nodewright::apiserver::storage

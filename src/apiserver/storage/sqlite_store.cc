@@ -20,9 +20,9 @@
 
 #include "apiserver/storage/event_history.h"
 #include "apiserver/storage/owner_index.h"
+#include "apiserver/storage/posix_files.h"
 #include "apiserver/storage/sqlite_objects.h"
 #include "apiserver/storage/store.h"
-#include "apiserver/storage/wal_file.h"
 #include "apiserver/storage/write_plan.h"
 
 namespace nodewright::apiserver::storage {
@@ -60,9 +60,10 @@ struct LatestState {
 
 class SqliteStore final : public Store {
  public:
-  SqliteStore(SqliteObjects db, std::optional<WalFile> wal, ObjectMap objects, int64_t revision,
-              const StoreOptions& options)
+  SqliteStore(LockFile lock, SqliteObjects db, std::optional<WalFile> wal, ObjectMap objects,
+              int64_t revision, const StoreOptions& options)
       : options_(options),
+        lock_(std::move(lock)),
         db_(std::move(db)),
         wal_(std::move(wal)),
         objects_(std::move(objects)),
@@ -328,7 +329,7 @@ class SqliteStore final : public Store {
             owners_.update(key, previous, write.stored->object.get());
             objects_.insert_or_assign(key, write.stored);
           }
-          events.push_back(Event{write.type, write.stored});
+          events.push_back(Event{write.type, write.stored, write.previous});
         }
         revision_.store(batch.revision);
       }
@@ -352,6 +353,7 @@ class SqliteStore final : public Store {
   }
 
   const StoreOptions options_;
+  const LockFile lock_;
   SqliteObjects db_;                  // writer thread only
   const std::optional<WalFile> wal_;  // set when commits are synced before acknowledgement
 
@@ -391,6 +393,10 @@ class SqliteStore final : public Store {
 
 core::Result<std::unique_ptr<Store>> openSqliteStore(const std::string& path,
                                                      const StoreOptions& options) {
+  auto lock = LockFile::acquire(path + ".lock");
+  if (!lock) {
+    return core::fail(lock.error());
+  }
   auto db = SqliteObjects::open(path);
   if (!db) {
     return core::fail(db.error());
@@ -429,8 +435,8 @@ core::Result<std::unique_ptr<Store>> openSqliteStore(const std::string& path,
                                             std::to_string(newest) + " is past the counter " +
                                             std::to_string(*counter)));
   }
-  return std::make_unique<SqliteStore>(std::move(*db), std::move(wal), std::move(objects), *counter,
-                                       options);
+  return std::make_unique<SqliteStore>(std::move(*lock), std::move(*db), std::move(wal),
+                                       std::move(objects), *counter, options);
 }
 
 }  // namespace nodewright::apiserver::storage

@@ -36,6 +36,9 @@ struct Event {
   EventType type;
   // For Deleted: the last state of the object, with the deletion's revision.
   StoredPtr stored;
+  // The state this event replaced (nullptr for Added), so a watch with a selector can tell an
+  // object entering or leaving the selection.
+  StoredPtr previous;
 };
 
 struct WriteOp {
@@ -72,10 +75,10 @@ class Watch {
 
 struct StoreOptions {
   // Events kept in memory for watches that resume from an older resourceVersion.
-  size_t historySize = 50000;
+  size_t historySize = 10000;
   // Writes committed together in one SQLite transaction at most (group commit).
   size_t maxBatch = 512;
-  // PRAGMA synchronous=FULL: every commit is fsynced before it is acknowledged.
+  // Every commit is fsynced (the WAL, by the store's syncer threads) before it is acknowledged.
   bool fsync = true;
 };
 

@@ -1,6 +1,7 @@
 // The SQLite-backed store under concurrency, damaged files and failing commits.
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -10,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "apiserver/storage/store.h"
-#include "tests/apiserver/storage/store_test_support.h"
+#include "apiserver/storage/store_test_support.h"
 
 namespace nodewright::apiserver::storage {
 namespace {
@@ -237,6 +238,26 @@ TEST(SqliteStoreTest, AcknowledgementsMatchTheFileWhenCommitsFail) {
   if (!revisions.empty()) {
     EXPECT_EQ(*revisions.rbegin(), static_cast<int64_t>(acked.size()));
   }
+}
+
+// SQLite reuses its log only once a checkpoint has caught up with the last commit, which a
+// background checkpoint never does while writes keep coming: the writer has to step in.
+TEST(SqliteStoreTest, CheckpointsKeepTheLogBoundedUnderSustainedWrites) {
+  testing::TempDir dir;
+  const std::string path = dir.file("store.db");
+  auto store = mustOpen(path, {.fsync = false});
+  const api::Json big = {{"metadata", {{"name", "x"}}}, {"data", std::string(3000, 'x')}};
+  constexpr int kWrites = 30000;  // about 60,000 log frames without checkpoints
+  for (int i = 0; i < kWrites; ++i) {
+    ASSERT_TRUE(store->write(put("configmaps/default/c" + std::to_string(i % 500), big)));
+  }
+  const auto logBytes = std::filesystem::file_size(path + "-wal");
+  EXPECT_LT(logBytes, 80u << 20) << "the log outgrew the writer's checkpoint threshold";
+  EXPECT_GT(std::filesystem::file_size(path), 500u * 3000) << "nothing was checkpointed";
+  store.reset();
+  auto reopened = mustOpen(path);
+  EXPECT_EQ(reopened->revision(), kWrites);
+  EXPECT_EQ(reopened->list("configmaps/", "", 0).items.size(), 500u);
 }
 
 TEST(SqliteStoreTest, OpenFailsOnAFileThatIsNotADatabase) {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/apiserver/storage/store_test_support.h"
+#include "apiserver/storage/store_test_support.h"
 
 namespace nodewright::apiserver::storage {
 namespace {
@@ -241,7 +241,9 @@ TEST_F(StoreTest, OpenFailsWhileAnotherStoreHoldsTheFile) {
   mustWrite(create("pods/default/a", pod("a")));
   auto second = openSqliteStore(path_);
   ASSERT_FALSE(second);
-  EXPECT_EQ(second.error().code(), core::Code::Internal);
+  EXPECT_EQ(second.error().code(), core::Code::Conflict) << second.error().message();
+  store_.reset();
+  EXPECT_TRUE(openSqliteStore(path_)) << "the lock goes with the store";
 }
 
 TEST_F(StoreTest, WritesFailAfterClose) {

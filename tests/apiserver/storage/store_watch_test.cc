@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "apiserver/storage/store.h"
-#include "tests/apiserver/storage/store_test_support.h"
+#include "apiserver/storage/store_test_support.h"
 
 namespace nodewright::apiserver::storage {
 namespace {

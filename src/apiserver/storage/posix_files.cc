@@ -1,6 +1,7 @@
-#include "apiserver/storage/wal_file.h"
+#include "apiserver/storage/posix_files.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,11 +22,16 @@ core::Status syncDirectory(const std::string& path) {
   if (fd < 0) {
     return core::fail(systemError("opening directory of " + path));
   }
-  int rc = ::fsync(fd);
   core::Status result =
-      rc == 0 ? core::ok() : core::fail(systemError("syncing directory of " + path));
+      ::fsync(fd) == 0 ? core::ok() : core::fail(systemError("syncing directory of " + path));
   ::close(fd);
   return result;
+}
+
+void closeIfOpen(int fd) {
+  if (fd >= 0) {
+    ::close(fd);
+  }
 }
 
 }  // namespace
@@ -47,18 +53,14 @@ WalFile::WalFile(WalFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {
 
 WalFile& WalFile::operator=(WalFile&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
+    closeIfOpen(fd_);
     fd_ = std::exchange(other.fd_, -1);
   }
   return *this;
 }
 
 WalFile::~WalFile() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-  }
+  closeIfOpen(fd_);
 }
 
 core::Status WalFile::sync() const {
@@ -66,6 +68,35 @@ core::Status WalFile::sync() const {
     return core::fail(systemError("syncing the write-ahead log"));
   }
   return core::ok();
+}
+
+core::Result<LockFile> LockFile::acquire(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return core::fail(systemError("opening " + path));
+  }
+  LockFile lock(fd);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) {
+      return core::fail(core::Error(core::Code::Conflict, path + " is locked by another store"));
+    }
+    return core::fail(systemError("locking " + path));
+  }
+  return lock;
+}
+
+LockFile::LockFile(LockFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+LockFile& LockFile::operator=(LockFile&& other) noexcept {
+  if (this != &other) {
+    closeIfOpen(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+LockFile::~LockFile() {
+  closeIfOpen(fd_);
 }
 
 }  // namespace nodewright::apiserver::storage
