@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/reflect/json.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http/client.h"
 

@@ -117,8 +117,7 @@ TEST_P(PlaceholderTest, ExitsTwoNamingTheIssueThatDeliversIt) {
 
 INSTANTIATE_TEST_SUITE_P(
     Commands, PlaceholderTest,
-    ::testing::Values(PlaceholderCase{"Apiserver", {"apiserver", "--data-dir", "/tmp/x"}, 3},
-                      PlaceholderCase{"Controller", {"controller", "--cloud", "aws"}, 4},
+    ::testing::Values(PlaceholderCase{"Controller", {"controller", "--cloud", "aws"}, 4},
                       PlaceholderCase{
                           "EmulateEc2", {"emulate", "ec2", "--listen", "127.0.0.1:0"}, 5},
                       PlaceholderCase{"EmulateAzure", {"emulate", "azure"}, 9},

@@ -25,14 +25,17 @@ bool contains(const std::string& text, const std::string& part) {
 TEST(UpCommandTest, PrintsPlanWritesCrdsAndIsReady) {
   ScratchDir dir;
   const std::string data = (dir.path() / "data").string();
-  Ran r = testing::runCmd({"up", "--data-dir", data});
+  Ran r = testing::runCmd({"up", "--data-dir", data, "--listen", "127.0.0.1:0"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   std::vector<std::string> out = lines(r.out);
   ASSERT_FALSE(out.empty());
   EXPECT_EQ(out.back().rfind("nodewright is ready", 0), 0u) << r.out;
-  EXPECT_TRUE(contains(r.out, "  embedded API server (SQLite in " + data + ", writes " + data +
-                                  "/kubeconfig): not yet available in this build (issue 3)\n"))
+  EXPECT_TRUE(contains(
+      r.out, "  embedded API server (SQLite in " + data + ", writes " + data + "/kubeconfig)\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "embedded API server: https://127.0.0.1:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "nodewright is ready: kubectl --kubeconfig " + data + "/kubeconfig"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "  EC2 emulator: not yet available in this build (issue 5)\n"));
   EXPECT_TRUE(contains(r.out, "  every CRD schema is structural\n")) << r.out;
@@ -58,8 +61,12 @@ TEST(UpCommandTest, SummarizesTheModelPerGroup) {
 
 TEST(UpCommandTest, RunsAgainForTheSameDataDir) {
   ScratchDir dir;
-  EXPECT_EQ(testing::runCmd({"up", "--data-dir", dir.path().string()}).code, 0);
-  EXPECT_EQ(testing::runCmd({"up", "--data-dir", dir.path().string()}).code, 0);
+  EXPECT_EQ(
+      testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0"}).code,
+      0);
+  EXPECT_EQ(
+      testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0"}).code,
+      0);
 }
 
 TEST(UpCommandTest, DryRunCreatesNothing) {
@@ -126,9 +133,14 @@ TEST(UpCommandTest, WaitStopsCleanlyOnSigterm) {
   posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
   std::string binary = NW_BINARY;
   std::string dataDir = dir.path().string();
-  std::vector<char*> argv{
-      binary.data(),  const_cast<char*>("up"),     const_cast<char*>("--data-dir"),
-      dataDir.data(), const_cast<char*>("--wait"), nullptr};
+  std::vector<char*> argv{binary.data(),
+                          const_cast<char*>("up"),
+                          const_cast<char*>("--data-dir"),
+                          dataDir.data(),
+                          const_cast<char*>("--wait"),
+                          const_cast<char*>("--listen"),
+                          const_cast<char*>("127.0.0.1:0"),
+                          nullptr};
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
