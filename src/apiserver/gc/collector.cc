@@ -142,18 +142,7 @@ void Collector::releaseDependents(const Json& owner) {
       if (ref.value("uid", "") != uid && ownerExists(ref, ns)) othersAlive = true;
     }
     if (othersAlive) {
-      (void)objects_.update(*resource, ns, meta::name(object), rest::kWholeObject,
-                            [&](const Json& current) -> rest::ApiResult<Json> {
-                              Json next = current;
-                              Json kept = Json::array();
-                              for (const auto& ref : ownerRefs(current)) {
-                                if (ref.value("uid", "") != uid) kept.push_back(ref);
-                              }
-                              next["metadata"]["ownerReferences"] = kept;
-                              next["metadata"].erase("resourceVersion");
-                              return next;
-                            },
-                            {});
+      dropOwnerReference(key, uid);
       continue;
     }
     rest::DeleteOptions options;
@@ -169,25 +158,28 @@ void Collector::releaseDependents(const Json& owner) {
 
 void Collector::orphanDependents(const Json& owner, const std::string& key) {
   const std::string uid = meta::uid(owner);
-  for (const auto& dependentKey : store_.dependentsOf(uid)) {
-    auto resource = resourceForKey(dependentKey);
-    auto dependent = store_.get(dependentKey);
-    if (!resource || !dependent) continue;
-    (void)objects_.update(*resource, meta::namespaceOf(*dependent->object),
-                          meta::name(*dependent->object), rest::kWholeObject,
-                          [&](const Json& current) -> rest::ApiResult<Json> {
-                            Json next = current;
-                            Json kept = Json::array();
-                            for (const auto& ref : ownerRefs(current)) {
-                              if (ref.value("uid", "") != uid) kept.push_back(ref);
-                            }
-                            next["metadata"]["ownerReferences"] = kept;
-                            next["metadata"].erase("resourceVersion");
-                            return next;
-                          },
-                          {});
-  }
+  for (const auto& dependentKey : store_.dependentsOf(uid))
+    dropOwnerReference(dependentKey, uid);
   removeFinalizer(key, "orphan");
+}
+
+void Collector::dropOwnerReference(const std::string& key, const std::string& ownerUid) {
+  auto resource = resourceForKey(key);
+  auto stored = store_.get(key);
+  if (!resource || !stored) return;
+  (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
+                        rest::kWholeObject,
+                        [&](const Json& current) -> rest::ApiResult<Json> {
+                          Json next = current;
+                          Json kept = Json::array();
+                          for (const auto& ref : ownerRefs(current)) {
+                            if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
+                          }
+                          next["metadata"]["ownerReferences"] = kept;
+                          next["metadata"].erase("resourceVersion");
+                          return next;
+                        },
+                        {});
 }
 
 void Collector::foregroundStep(const std::string& key) {

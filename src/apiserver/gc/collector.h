@@ -28,6 +28,7 @@ class Collector {
   void observe(const storage::Stored& stored, bool deleted);
   void releaseDependents(const api::Json& owner);
   void orphanDependents(const api::Json& owner, const std::string& key);
+  void dropOwnerReference(const std::string& key, const std::string& ownerUid);
   void foregroundStep(const std::string& key);
   void namespaceStep(const std::string& name);
   void expirePods();
