@@ -1,7 +1,10 @@
 #include "apiserver/gc/collector.h"
 
+#include <utility>
+
 #include <spdlog/spdlog.h>
 
+#include "apiserver/rest/disruption_budget.h"
 #include "apiserver/rest/object_meta.h"
 
 namespace nodewright::apiserver::gc {
@@ -19,6 +22,16 @@ bool hasFinalizer(const Json& object, const std::string& name) {
 
 Json ownerRefs(const Json& object) {
   return object.value("metadata", Json::object()).value("ownerReferences", Json::array());
+}
+
+const char* const kPodPrefix = "pods/";
+const char* const kBudgetPrefix = "poddisruptionbudgets.policy/";
+
+// "pods/NS/NAME" -> "NS".
+std::string keyNamespace(const std::string& key) {
+  size_t first = key.find('/');
+  size_t second = key.find('/', first + 1);
+  return key.substr(first + 1, second - first - 1);
 }
 
 std::string namespaceName(const std::string& key) {
@@ -79,6 +92,8 @@ void Collector::run() {
       for (auto name : std::set<std::string>(terminating_))
         namespaceStep(name);
       expirePods();
+      for (const auto& ns : std::exchange(budgetNamespaces_, {}))
+        refreshBudgets(ns);
     }
   }
 }
@@ -105,10 +120,15 @@ void Collector::sweepAll() {
   for (auto name : std::set<std::string>(terminating_))
     namespaceStep(name);
   expirePods();
+  for (const auto& ns : std::exchange(budgetNamespaces_, {}))
+    refreshBudgets(ns);
 }
 
 void Collector::observe(const storage::Stored& stored, bool deleted) {
   const Json& object = *stored.object;
+  if (stored.key.rfind(kPodPrefix, 0) == 0 || stored.key.rfind(kBudgetPrefix, 0) == 0) {
+    budgetNamespaces_.insert(keyNamespace(stored.key));
+  }
   if (deleted) {
     podDeadlines_.erase(stored.key);
     foreground_.erase(stored.key);
@@ -243,6 +263,30 @@ void Collector::expirePods() {
                             options);
     }
     it = podDeadlines_.erase(it);
+  }
+}
+
+void Collector::refreshBudgets(const std::string& ns) {
+  auto budgets = objects_.resources().find("policy", "v1", "poddisruptionbudgets");
+  auto podResource = objects_.resources().find("", "v1", "pods");
+  auto pdbs = store_.list(rest::storagePrefix(*budgets, ns), "", 0).items;
+  if (pdbs.empty()) return;
+  auto pods = store_.list(rest::storagePrefix(*podResource, ns), "", 0).items;
+  for (const auto& item : pdbs) {
+    auto updated =
+        objects_.update(*budgets, ns, meta::name(*item->object), "status",
+                        [&](const Json& current) -> rest::ApiResult<Json> {
+                          Json next = current;
+                          next["status"] = rest::budgetStatus(
+                              current, rest::budgetHealth(current, pods), objects_.now());
+                          next["metadata"].erase("resourceVersion");
+                          return next;
+                        },
+                        {});
+    if (!updated && updated.error().code != 404) {
+      spdlog::warn("disruption budgets: status of {}/{}: {}", ns, meta::name(*item->object),
+                   updated.error().message);
+    }
   }
 }
 

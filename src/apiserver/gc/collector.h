@@ -11,7 +11,7 @@
 
 // The controllers kube-controller-manager and the kubelet would run for the API's own
 // semantics: owner-reference garbage collection (background, foreground, orphan), namespace
-// termination, and removal of pods whose grace period ended.
+// termination, removal of pods whose grace period ended, and PodDisruptionBudget status.
 namespace nodewright::apiserver::gc {
 
 class Collector {
@@ -32,6 +32,8 @@ class Collector {
   void foregroundStep(const std::string& key);
   void namespaceStep(const std::string& name);
   void expirePods();
+  // Recomputes the status of the namespace's PodDisruptionBudgets.
+  void refreshBudgets(const std::string& ns);
   void removeFinalizer(const std::string& key, const std::string& finalizer);
   // The owner named by `ref` still exists (same uid), for a dependent in namespace `ns`.
   bool ownerExists(const api::Json& ref, const std::string& ns) const;
@@ -44,6 +46,7 @@ class Collector {
   std::set<std::string> foreground_;   // owner keys waiting for their dependents
   std::set<std::string> terminating_;  // namespaces being emptied
   std::map<std::string, core::TimePoint> podDeadlines_;
+  std::set<std::string> budgetNamespaces_;  // pods or budgets changed there
 };
 
 }  // namespace nodewright::apiserver::gc

@@ -1,9 +1,8 @@
-#include <cmath>
-
 #include "api/codec.h"
 #include "api/labels.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"
+#include "apiserver/rest/disruption_budget.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"
 #include "apiserver/rest/request.h"
@@ -13,28 +12,6 @@ namespace nodewright::apiserver::rest {
 namespace {
 
 using api::Json;
-
-bool podReady(const Json& pod) {
-  if (meta::deletionPending(pod)) return false;
-  for (const auto& c : pod.value("status", Json::object()).value("conditions", Json::array())) {
-    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
-  }
-  return false;
-}
-
-// minAvailable / maxUnavailable as an absolute count of `expected` (percentages round up).
-int64_t scaled(const Json& value, int64_t expected) {
-  if (value.is_number_integer()) return value.get<int64_t>();
-  if (value.is_string()) {
-    std::string text = value.get<std::string>();
-    if (!text.empty() && text.back() == '%') {
-      double percent = std::atof(text.substr(0, text.size() - 1).c_str());
-      return static_cast<int64_t>(std::ceil(percent * static_cast<double>(expected) / 100.0));
-    }
-    return std::atoll(text.c_str());
-  }
-  return 0;
-}
 
 std::string selectorString(const Json& selector) {
   api::LabelSelector parsed;
@@ -132,10 +109,7 @@ void Handler::evict(const http::Request& request, const Target& target, http::Ex
   auto pdbResource = resources_.find("policy", "v1", "poddisruptionbudgets");
   std::vector<storage::StoredPtr> budgets;
   for (const auto& item : store_.list(storagePrefix(*pdbResource, target.ns), "", 0).items) {
-    const Json selector = item->object->value("spec", Json::object()).value("selector", Json());
-    api::LabelSelector parsed;
-    if (selector.is_null() || !api::decodeJson(selector, parsed).empty()) continue;
-    if (api::matches(parsed, meta::labels(podObject))) budgets.push_back(item);
+    if (budgetSelects(*item->object, podObject)) budgets.push_back(item);
   }
   if (budgets.size() > 1) {
     exchange.respond(errors::internal("This pod has more than one PodDisruptionBudget, which the "
@@ -145,27 +119,14 @@ void Handler::evict(const http::Request& request, const Target& target, http::Ex
   }
   if (budgets.size() == 1 && !meta::deletionPending(podObject)) {
     const Json& pdb = *budgets[0]->object;
-    const Json spec = pdb.value("spec", Json::object());
-    api::LabelSelector selector;
-    (void)api::decodeJson(spec.value("selector", Json::object()), selector);
-    int64_t expected = 0;
-    int64_t healthy = 0;
-    for (const auto& item : store_.list(storagePrefix(*target.resource, target.ns), "", 0).items) {
-      const Json& other = *item->object;
-      if (meta::deletionPending(other) || !api::matches(selector, meta::labels(other))) continue;
-      ++expected;
-      if (podReady(other)) ++healthy;
-    }
-    int64_t desired = spec.contains("minAvailable")
-                          ? scaled(spec["minAvailable"], expected)
-                          : expected - scaled(spec.value("maxUnavailable", Json(0)), expected);
-    bool allowed = podReady(podObject) ? healthy - 1 >= desired : healthy >= desired;
-    if (!allowed) {
-      std::string name = meta::name(pdb);
-      Json causes = Json::array(
-          {{{"reason", "DisruptionBudget"},
-            {"message", "The disruption budget " + name + " needs " + std::to_string(desired) +
-                            " healthy pods and has " + std::to_string(healthy) + " currently"}}});
+    auto pods = store_.list(storagePrefix(*target.resource, target.ns), "", 0).items;
+    BudgetHealth health = budgetHealth(pdb, pods);
+    if (!evictionAllowed(pdb, health, podObject)) {
+      Json causes =
+          Json::array({{{"reason", "DisruptionBudget"},
+                        {"message", "The disruption budget " + meta::name(pdb) + " needs " +
+                                        std::to_string(health.desired) + " healthy pods and has " +
+                                        std::to_string(health.healthy) + " currently"}}});
       exchange.respond(errors::tooManyRequests(
                            "Cannot evict pod as it would violate the pod's disruption budget.",
                            std::move(causes))
