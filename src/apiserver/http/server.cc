@@ -165,8 +165,9 @@ class BeastServer : public Server {
     std::list<Connection> connections;
     {
       std::lock_guard lock(mu_);
-      for (auto& c : connections_)
-        ::shutdown(c.fd, SHUT_RDWR);
+      for (auto& c : connections_) {
+        if (*c.fd >= 0) ::shutdown(*c.fd, SHUT_RDWR);
+      }
       connections.splice(connections.end(), connections_);
     }
     for (auto& c : connections)
@@ -174,8 +175,10 @@ class BeastServer : public Server {
   }
 
  private:
+  // A connection's socket, until its thread is about to close it (then -1, under mu_), so
+  // stop() never shuts down a descriptor number the process has reused meanwhile.
   struct Connection {
-    int fd;
+    std::shared_ptr<int> fd;
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> finished;
   };
@@ -194,10 +197,10 @@ class BeastServer : public Server {
       std::lock_guard lock(mu_);
       if (stopped_) return;
       auto finished = std::make_shared<std::atomic<bool>>(false);
-      int fd = socket.native_handle();
+      auto fd = std::make_shared<int>(socket.native_handle());
       connections_.push_back(
-          Connection{fd, std::thread([this, s = std::move(socket), finished]() mutable {
-                       serve(std::move(s));
+          Connection{fd, std::thread([this, s = std::move(socket), fd, finished]() mutable {
+                       serve(std::move(s), *fd);
                        finished->store(true);
                      }),
                      finished});
@@ -218,8 +221,17 @@ class BeastServer : public Server {
       c.thread.join();
   }
 
-  void serve(tcp::socket socket) {
+  void serve(tcp::socket socket, int& fd) {
     TlsStream stream(std::move(socket), tls_);
+    // Destroyed before `stream`: the descriptor is forgotten while it is still open.
+    struct Forget {
+      std::mutex& mu;
+      int& fd;
+      ~Forget() {
+        std::lock_guard lock(mu);
+        fd = -1;
+      }
+    } forget{mu_, fd};
     beast::error_code ec;
     stream.handshake(ssl::stream_base::server, ec);
     if (ec) return;
