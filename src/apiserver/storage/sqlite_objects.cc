@@ -76,8 +76,8 @@ core::Result<SqliteObjects> SqliteObjects::open(const std::string& path) {
       "BEGIN IMMEDIATE",
       "COMMIT",
       "ROLLBACK",
-      "INSERT INTO objects(key, revision, value) VALUES(?1, ?2, ?3) "
-      "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision, value = excluded.value",
+      ("INSERT INTO objects(key, revision, value) VALUES(?1, ?2, ?3) "
+       "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision, value = excluded.value"),
       "DELETE FROM objects WHERE key = ?1",
       "UPDATE meta SET value = ?1 WHERE name = 'revision'",
   };
