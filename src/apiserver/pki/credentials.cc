@@ -18,6 +18,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "api/core/validation.h"
+
 namespace nodewright::apiserver::pki {
 namespace {
 
@@ -139,15 +141,6 @@ std::string randomToken() {
   return token;
 }
 
-std::string base64(const std::string& data) {
-  std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(data.data()),
-                          static_cast<int>(data.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
-
 core::Result<Credentials> create(const fs::path& dir) {
   KeyPtr caKey(EVP_EC_gen("P-256"));
   KeyPtr servingKey(EVP_EC_gen("P-256"));
@@ -227,7 +220,8 @@ std::string kubeconfig(const Credentials& credentials, const std::string& server
   std::ostringstream out;
   out << "apiVersion: v1\nkind: Config\n"
       << "clusters:\n- name: nodewright\n  cluster:\n    server: " << server << "\n"
-      << "    certificate-authority-data: " << base64(credentials.caCertificatePem) << "\n"
+      << "    certificate-authority-data: "
+      << api::corev1::encodeBase64(credentials.caCertificatePem) << "\n"
       << "users:\n- name: nodewright\n  user:\n    token: " << credentials.token << "\n"
       << "contexts:\n- name: nodewright\n  context:\n    cluster: nodewright\n"
       << "    user: nodewright\n    namespace: default\n"

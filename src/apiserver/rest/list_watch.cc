@@ -1,7 +1,6 @@
 #include "apiserver/rest/list_watch.h"
 
-#include <openssl/evp.h>
-
+#include "api/core/validation.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"
 #include "apiserver/rest/request.h"
@@ -12,23 +11,6 @@ namespace {
 
 using api::Json;
 using Clock = std::chrono::steady_clock;
-
-std::string base64(const std::string& data, bool encode) {
-  std::string out(encode ? 4 * ((data.size() + 2) / 3) + 1 : data.size() + 4, '\0');
-  auto* dst = reinterpret_cast<unsigned char*>(out.data());
-  auto* src = reinterpret_cast<const unsigned char*>(data.data());
-  int n = encode ? EVP_EncodeBlock(dst, src, static_cast<int>(data.size()))
-                 : EVP_DecodeBlock(dst, src, static_cast<int>(data.size()));
-  if (n < 0) return {};
-  out.resize(static_cast<size_t>(n));
-  if (!encode) {
-    size_t pad = 0;
-    while (pad < data.size() && data[data.size() - 1 - pad] == '=')
-      ++pad;
-    out.resize(out.size() - std::min(pad, out.size()));
-  }
-  return out;
-}
 
 const char* eventName(storage::EventType type) {
   switch (type) {
@@ -90,11 +72,13 @@ std::function<bool(const Json&)> Selection::predicate() const {
 }
 
 std::string encodeContinue(int64_t revision, const std::string& lastKey) {
-  return base64(api::dumpJson(Json{{"rv", revision}, {"start", lastKey}}), true);
+  return api::corev1::encodeBase64(api::dumpJson(Json{{"rv", revision}, {"start", lastKey}}));
 }
 
 ApiResult<std::pair<int64_t, std::string>> decodeContinue(const std::string& token) {
-  Json value = Json::parse(base64(token, false), nullptr, false);
+  auto decoded = api::corev1::decodeBase64(token);
+  if (decoded.errorOffset) return tl::unexpected(errors::badRequest("continue key is not valid"));
+  Json value = Json::parse(decoded.bytes, nullptr, false);
   if (!value.is_object() || !value.contains("rv") || !value["rv"].is_number_integer() ||
       !value.contains("start") || !value["start"].is_string()) {
     return tl::unexpected(errors::badRequest("continue key is not valid"));
