@@ -9,7 +9,7 @@
 
 #include "api/labels.h"
 #include "api/object.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"

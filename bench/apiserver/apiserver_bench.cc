@@ -21,7 +21,7 @@
 
 #include "api/reflect/json.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http/client.h"
+#include "http/client.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "api/crd/generate.h"
 #include "apiserver/gc/collector.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/pki/credentials.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"

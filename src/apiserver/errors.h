@@ -5,7 +5,7 @@
 
 #include "api/reflect/field_errors.h"
 #include "api/reflect/json.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/resources.h"
 
 // metav1.Status failures in kube-apiserver's words, so clients (kubectl, client-go,

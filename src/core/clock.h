@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 
@@ -16,6 +17,11 @@ class Clock {
   virtual TimePoint now() const = 0;
   // Monotonic time for timeouts and backoff.
   virtual std::chrono::steady_clock::time_point steadyNow() const = 0;
+  // Blocks on `cv` until notified or until steadyNow() reaches `deadline`; may wake early, so
+  // callers loop on their condition. A fake clock's time moves only by advance(), so it waits
+  // briefly and returns, and its waiters see advanced time promptly.
+  virtual void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                         std::chrono::steady_clock::time_point deadline) const = 0;
 };
 using ClockPtr = std::unique_ptr<Clock>;
 
@@ -23,7 +29,12 @@ class SystemClock final : public Clock {
  public:
   TimePoint now() const override;
   std::chrono::steady_clock::time_point steadyNow() const override;
+  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                 std::chrono::steady_clock::time_point deadline) const override;
 };
+
+// The process-wide system clock, for code that has no injected one (tools, tests of I/O).
+const Clock& systemClock();
 
 // Time moves only when advance() is called.
 class FakeClock final : public Clock {
@@ -31,6 +42,8 @@ class FakeClock final : public Clock {
   explicit FakeClock(TimePoint start = TimePoint(std::chrono::seconds(1700000000)));
   TimePoint now() const override;
   std::chrono::steady_clock::time_point steadyNow() const override;
+  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                 std::chrono::steady_clock::time_point deadline) const override;
   void advance(std::chrono::microseconds by);
 
  private:

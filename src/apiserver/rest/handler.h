@@ -5,7 +5,7 @@
 #include <string>
 
 #include "api/registry.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/resources.h"
 #include "apiserver/rest/objects.h"
 #include "apiserver/storage/store.h"

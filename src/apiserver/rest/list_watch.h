@@ -5,7 +5,7 @@
 #include <string>
 
 #include "api/labels.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/rest/objects.h"
 #include "apiserver/table/field_selector.h"
 

@@ -5,7 +5,7 @@
 
 #include "api/reflect/json.h"
 #include "apiserver/errors.h"
-#include "apiserver/http/server.h"
+#include "http/server.h"
 #include "apiserver/rest/objects.h"
 #include "apiserver/table/table.h"
 

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "apiserver/http/client.h"
+#include "http/client.h"
 #include "support/apiserver/fixtures.h"
 #include "support/apiserver/process.h"
 #include "support/apiserver/test_server.h"

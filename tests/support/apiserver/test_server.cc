@@ -58,6 +58,8 @@ void TestApiServer::stop() {
 }
 
 void TestApiServer::restart() {
+  // The same port, so clients (informers) reconnect as they would to a restarted apiserver.
+  options_.port = server_->port();
   stop();
   server_.reset();
   start();

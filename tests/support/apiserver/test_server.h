@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "apiserver/api_server.h"
-#include "apiserver/http/client.h"
+#include "http/client.h"
 #include "core/clock.h"
 #include "support/apiserver/process.h"
 
@@ -38,7 +38,7 @@ class TestApiServer {
   uint16_t port() const { return server_->port(); }
   // A new client connection.
   std::unique_ptr<http::Client> client() const;
-  // Stops and starts again on the same data directory (and a new port).
+  // Stops and starts again on the same data directory and port.
   void restart();
   void stop();
 

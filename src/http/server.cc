@@ -1,4 +1,4 @@
-#include "apiserver/http/server.h"
+#include "http/server.h"
 
 #include <sys/socket.h>
 
@@ -14,7 +14,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
-namespace nodewright::apiserver::http {
+namespace nodewright::http {
 namespace {
 
 namespace asio = boost::asio;
@@ -45,9 +45,10 @@ void parseQuery(std::string_view raw, std::multimap<std::string, std::string>& o
   }
 }
 
+template <class Socket>
 class ChunkedStream : public Stream {
  public:
-  ChunkedStream(TlsStream& stream, bool failed) : stream_(stream), failed_(failed) {}
+  ChunkedStream(Socket& stream, bool failed) : stream_(stream), failed_(failed) {}
   bool write(std::string_view chunk) override {
     if (failed_) return false;
     if (chunk.empty()) return true;
@@ -63,13 +64,14 @@ class ChunkedStream : public Stream {
   }
 
  private:
-  TlsStream& stream_;
+  Socket& stream_;
   bool failed_;
 };
 
+template <class Socket>
 class ConnectionExchange : public Exchange {
  public:
-  ConnectionExchange(TlsStream& stream, unsigned version, bool keepAlive)
+  ConnectionExchange(Socket& stream, unsigned version, bool keepAlive)
       : stream_(stream), version_(version), keepAlive_(keepAlive) {}
 
   void respond(Response response) override {
@@ -99,7 +101,7 @@ class ConnectionExchange : public Exchange {
     bhttp::response_serializer<bhttp::empty_body> serializer{res};
     beast::error_code ec;
     bhttp::write_header(stream_, serializer, ec);
-    stream_body_ = std::make_unique<ChunkedStream>(stream_, static_cast<bool>(ec));
+    stream_body_ = std::make_unique<ChunkedStream<Socket>>(stream_, static_cast<bool>(ec));
     return *stream_body_;
   }
 
@@ -110,13 +112,13 @@ class ConnectionExchange : public Exchange {
   bool reusable() const { return ok_ && !streamed_ && keepAlive_; }
 
  private:
-  TlsStream& stream_;
+  Socket& stream_;
   unsigned version_;
   bool keepAlive_;
   bool done_ = false;
   bool ok_ = true;
   bool streamed_ = false;
-  std::unique_ptr<ChunkedStream> stream_body_;
+  std::unique_ptr<ChunkedStream<Socket>> stream_body_;
 };
 
 class BeastServer : public Server {
@@ -131,11 +133,7 @@ class BeastServer : public Server {
 
   core::Status start() {
     boost::system::error_code ec;
-    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
-                     ssl::context::single_dh_use);
-    tls_.use_certificate_chain(asio::buffer(options_.certificatePem), ec);
-    if (!ec) tls_.use_private_key(asio::buffer(options_.privateKeyPem), ssl::context::pem, ec);
+    if (!options_.certificatePem.empty()) loadCertificate(ec);
     if (ec)
       return core::fail(core::Error::internal("loading the serving certificate: " + ec.message()));
     auto address = asio::ip::make_address(options_.host, ec);
@@ -221,9 +219,16 @@ class BeastServer : public Server {
       c.thread.join();
   }
 
+  void loadCertificate(boost::system::error_code& ec) {
+    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
+                     ssl::context::single_dh_use);
+    tls_.use_certificate_chain(asio::buffer(options_.certificatePem), ec);
+    if (!ec) tls_.use_private_key(asio::buffer(options_.privateKeyPem), ssl::context::pem, ec);
+  }
+
   void serve(tcp::socket socket, int& fd) {
-    TlsStream stream(std::move(socket), tls_);
-    // Destroyed before `stream`: the descriptor is forgotten while it is still open.
+    // Destroyed after the stream: the descriptor is forgotten while it is still open.
     struct Forget {
       std::mutex& mu;
       int& fd;
@@ -233,8 +238,21 @@ class BeastServer : public Server {
       }
     } forget{mu_, fd};
     beast::error_code ec;
+    if (options_.certificatePem.empty()) {
+      serveRequests(socket);
+      socket.shutdown(tcp::socket::shutdown_both, ec);
+      return;
+    }
+    TlsStream stream(std::move(socket), tls_);
     stream.handshake(ssl::stream_base::server, ec);
     if (ec) return;
+    serveRequests(stream);
+    stream.shutdown(ec);
+  }
+
+  template <class Socket>
+  void serveRequests(Socket& stream) {
+    beast::error_code ec;
     beast::flat_buffer buffer;
     while (!stopped_) {
       bhttp::request_parser<bhttp::string_body> parser;
@@ -247,8 +265,8 @@ class BeastServer : public Server {
       const bool tooLarge = ec == bhttp::error::body_limit ||
                             (!ec && parser.get().body().size() > options_.maxBodyBytes);
       if (tooLarge) {
-        ConnectionExchange exchange(stream, parser.get().version(),
-                                    !ec && parser.get().keep_alive());
+        ConnectionExchange<Socket> exchange(stream, parser.get().version(),
+                                            !ec && parser.get().keep_alive());
         Response response = options_.tooLarge ? options_.tooLarge(options_.maxBodyBytes)
                                               : Response{413, "text/plain", "too large", {}};
         exchange.respond(std::move(response));
@@ -270,19 +288,17 @@ class BeastServer : public Server {
         request.headers[name] = std::string(field.value());
       }
       request.body = std::move(message.body());
-      ConnectionExchange exchange(stream, message.version(), message.keep_alive());
+      ConnectionExchange<Socket> exchange(stream, message.version(), message.keep_alive());
       try {
         handler_(request, exchange);
       } catch (const std::exception& e) {
-        spdlog::error("apiserver: handler failed for {} {}: {}", request.method, request.path,
-                      e.what());
+        spdlog::error("http: handler failed for {} {}: {}", request.method, request.path, e.what());
         exchange.respond(Response{500, "text/plain", "internal error", {}});
       }
       if (!exchange.answered()) exchange.respond(Response{500, "text/plain", "no response", {}});
       exchange.finish();
       if (!exchange.reusable()) break;
     }
-    stream.shutdown(ec);
   }
 
   ServerOptions options_;
@@ -338,4 +354,4 @@ core::Result<std::unique_ptr<Server>> startServer(ServerOptions options, Handler
   return std::unique_ptr<Server>(std::move(server));
 }
 
-}  // namespace nodewright::apiserver::http
+}  // namespace nodewright::http

@@ -11,10 +11,10 @@
 
 #include "core/error.h"
 
-// A small HTTPS/1.1 server on Boost.Beast: one thread per connection, keep-alive, chunked
-// streaming for watches. Connections are few and long-lived (informers, kubectl), so blocking
-// I/O per connection keeps each request's code straight-line.
-namespace nodewright::apiserver::http {
+// A small HTTP/1.1 server (HTTPS when given a certificate) on Boost.Beast: one thread per
+// connection, keep-alive, chunked streaming for watches. Connections are few and long-lived
+// (informers, kubectl), so blocking I/O per connection keeps each request's code straight-line.
+namespace nodewright::http {
 
 struct Request {
   std::string method;
@@ -56,6 +56,7 @@ using Handler = std::function<void(const Request&, Exchange&)>;
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 0;  // 0 picks a free port
+  // Empty: plain HTTP (metrics and health endpoints on loopback).
   std::string certificatePem;
   std::string privateKeyPem;
   // Larger bodies get 413 before they are read (kube-apiserver's limit is 3 MiB).
@@ -77,4 +78,4 @@ core::Result<std::unique_ptr<Server>> startServer(ServerOptions options, Handler
 // "%2F" → "/"; "+" is kept (query values are decoded separately).
 std::string percentDecode(std::string_view text, bool plusIsSpace = false);
 
-}  // namespace nodewright::apiserver::http
+}  // namespace nodewright::http

@@ -1,4 +1,4 @@
-#include "apiserver/http/client.h"
+#include "http/client.h"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -6,7 +6,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
-namespace nodewright::apiserver::http {
+namespace nodewright::http {
 namespace {
 
 namespace asio = boost::asio;
@@ -153,4 +153,4 @@ core::Result<std::unique_ptr<Client>> connectClient(const ClientOptions& options
   return std::unique_ptr<Client>(std::move(client));
 }
 
-}  // namespace nodewright::apiserver::http
+}  // namespace nodewright::http

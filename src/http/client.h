@@ -7,13 +7,13 @@
 #include <string_view>
 #include <vector>
 
-#include "apiserver/http/server.h"
 #include "core/error.h"
+#include "http/server.h"
 
 // A blocking HTTPS/1.1 client for one loopback peer with keep-alive: what the tests and
 // benchmarks of the embedded API server use to speak to it as any client would. It verifies
 // the server's certificate against the given CA and sends the bearer token.
-namespace nodewright::apiserver::http {
+namespace nodewright::http {
 
 struct ClientOptions {
   std::string host = "127.0.0.1";
@@ -36,4 +36,4 @@ class Client {
 
 core::Result<std::unique_ptr<Client>> connectClient(const ClientOptions& options);
 
-}  // namespace nodewright::apiserver::http
+}  // namespace nodewright::http
