@@ -1,0 +1,178 @@
+#include "runtime/manager.h"
+
+#include <spdlog/spdlog.h>
+
+namespace nodewright::runtime {
+
+Manager::Manager(kube::Client& client, ManagerOptions options)
+    : client_(client),
+      options_(std::move(options)),
+      clock_(options_.clock ? *options_.clock : core::systemClock()),
+      metrics_(options_.metrics ? *options_.metrics : defaultRegistry()) {
+  if (!options_.informerDefaults.clock) options_.informerDefaults.clock = &clock_;
+}
+
+Manager::~Manager() {
+  stopControllers();
+  for (auto& [key, informer] : informers_)
+    informer->stop();
+}
+
+kube::Informer& Manager::informer(const api::KindInfo& kind) {
+  std::lock_guard lock(mu_);
+  auto key = kind.apiVersion() + "/" + kind.kind;
+  auto& slot = informers_[key];
+  if (!slot) slot = std::make_unique<kube::Informer>(client_, kind, options_.informerDefaults);
+  return *slot;
+}
+
+Controller& Manager::addController(const std::string& name, Reconciler& reconciler,
+                                   ControllerOptions options) {
+  std::lock_guard lock(mu_);
+  if (options_.leaderElection && !options.gate) options.gate = [this] { return isLeader(); };
+  controllers_.push_back(
+      std::make_unique<Controller>(name, reconciler, clock_, std::move(options), &metrics_));
+  return *controllers_.back();
+}
+
+EventRecorder& Manager::events() {
+  std::lock_guard lock(mu_);
+  if (!events_) {
+    EventRecorderOptions options;
+    options.component = options_.component;
+    events_ = std::make_unique<EventRecorder>(client_, clock_, options);
+  }
+  return *events_;
+}
+
+bool Manager::cachesSynced() const {
+  return synced_.load();
+}
+
+bool Manager::isLeader() const {
+  if (!options_.leaderElection) return true;
+  return leading_.load() && elector_ && elector_->isLeader();
+}
+
+std::optional<uint16_t> Manager::metricsPort() const {
+  if (!metricsEndpoint_) return std::nullopt;
+  return metricsEndpoint_->port();
+}
+
+std::optional<uint16_t> Manager::healthPort() const {
+  if (!healthEndpoint_) return std::nullopt;
+  return healthEndpoint_->port();
+}
+
+core::Status Manager::startEndpoints() {
+  auto open = [this](EndpointsOptions options, std::unique_ptr<Endpoints>& slot) -> core::Status {
+    if (!options.registry) options.registry = &metrics_;
+    auto endpoints = Endpoints::start(options);
+    if (!endpoints) return core::fail(endpoints.error());
+    slot = std::move(*endpoints);
+    if (options.serveHealth) {
+      slot->addReadyCheck("informers-synced", [this]() -> core::Status {
+        if (synced_) return core::ok();
+        return core::fail(core::Error::internal("caches have not synced yet"));
+      });
+    }
+    return core::ok();
+  };
+  if (options_.metricsEndpoint) {
+    if (auto s = open(*options_.metricsEndpoint, metricsEndpoint_); !s) return s;
+  }
+  if (options_.healthEndpoint) {
+    if (auto s = open(*options_.healthEndpoint, healthEndpoint_); !s) return s;
+  }
+  return core::ok();
+}
+
+void Manager::runControllers(std::stop_token stop) {
+  std::vector<Controller*> controllers;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& c : controllers_)
+      controllers.push_back(c.get());
+  }
+  for (auto* c : controllers)
+    c->start(stop);
+  spdlog::info("manager: {} controllers started", controllers.size());
+}
+
+void Manager::stopControllers() {
+  std::vector<Controller*> controllers;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& c : controllers_)
+      controllers.push_back(c.get());
+  }
+  for (auto* c : controllers)
+    c->stop();
+}
+
+core::Status Manager::run(std::stop_token stop) {
+  if (options_.leaderElection) {
+    if (auto valid = LeaderElector::validate(*options_.leaderElection); !valid) return valid;
+  }
+  if (auto s = startEndpoints(); !s) return s;
+  std::vector<kube::Informer*> informers;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [key, informer] : informers_)
+      informers.push_back(informer.get());
+  }
+  for (auto* informer : informers)
+    informer->start();
+  for (auto* informer : informers) {
+    if (!informer->waitForSync(options_.cacheSyncTimeout, stop)) {
+      if (stop.stop_requested()) return core::ok();
+      return core::fail(core::Error::internal("timed out waiting for the " +
+                                              informer->kind().plural + " cache to sync"));
+    }
+  }
+  synced_ = true;
+  spdlog::info("manager: {} caches synced", informers.size());
+
+  if (!options_.leaderElection) {
+    runControllers(stop);
+    std::mutex m;
+    std::condition_variable cv;
+    std::unique_lock lock(m);
+    std::stop_callback wake(stop, [&] {
+      std::lock_guard inner(m);
+      cv.notify_all();
+    });
+    cv.wait(lock, [&] { return stop.stop_requested(); });
+    stopControllers();
+    return core::ok();
+  }
+
+  auto config = *options_.leaderElection;
+  if (!config.metrics) config.metrics = &metrics_;
+  bool lost = false;
+  LeaderCallbacks callbacks;
+  callbacks.onStartedLeading = [this](std::stop_token term) {
+    leading_ = true;
+    spdlog::info("manager: became the leader");
+    runControllers(term);
+  };
+  callbacks.onStoppedLeading = [this, &lost, &stop] {
+    leading_ = false;
+    stopControllers();
+    if (!stop.stop_requested()) {
+      lost = true;
+      spdlog::error("manager: leader election lost");
+    }
+  };
+  callbacks.onNewLeader = [](const std::string& identity) {
+    spdlog::info("manager: the leader is {}", identity);
+  };
+  elector_ = std::make_unique<LeaderElector>(client_, clock_, config, callbacks);
+  elector_->run(stop);
+  leading_ = false;
+  stopControllers();
+  if (lost) return core::fail(core::Error::internal("leader election lost"));
+  return core::ok();
+}
+
+}  // namespace nodewright::runtime
