@@ -7,6 +7,7 @@
 
 #include "api/registry.h"
 #include "cmd/command.h"
+#include "runtime/logging.h"
 
 namespace nodewright::cmd {
 
@@ -25,6 +26,11 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
                  "nodewright"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("nodewright ") + NW_VERSION);
+    std::string logFormat = "console";
+    std::string logLevel = "info";
+    app.add_option("--log-format", logFormat, "Log lines as console text or JSON objects")
+        ->check(CLI::IsMember({"console", "json"}));
+    app.add_option("--log-level", logLevel, "trace, debug, info, warn or error");
     Action action;
     addUpCommand(app, ctx, action);
     addApiServerCommand(app, ctx, action);
@@ -52,7 +58,13 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
       int code = app.exit(e, out, err);
       return code == 0 ? kExitOk : kExitUsage;
     }
-    return action ? action() : kExitUsage;
+    if (!action) return kExitUsage;
+    runtime::LogOptions logging{*runtime::parseLogFormat(logFormat), logLevel};
+    if (auto configured = runtime::configureLogging(logging); !configured) {
+      err << "error: " << configured.error().message() << "\n";
+      return kExitUsage;
+    }
+    return action();
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";
   } catch (...) {

@@ -110,12 +110,18 @@ core::Result<LogFormat> parseLogFormat(const std::string& text) {
 }
 
 core::Status configureLogging(const LogOptions& options) {
+  // Logs go to stderr: stdout is for command output.
+  return configureLogging(options, std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+}
+
+core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink) {
   auto level = spdlog::level::from_str(options.level);
   if (level == spdlog::level::off && options.level != "off")
     return core::fail(core::Error::invalid("--log-level: unknown level \"" + options.level + "\""));
   std::lock_guard lock(mu);
-  // Logs go to stderr: stdout is for command output.
-  sharedSink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  // Loggers named earlier keep their old sink; drop them so they are made again on this one.
+  spdlog::drop_all();
+  sharedSink = std::move(sink);
   sharedSink->set_formatter(makeFormatter(options.format));
   auto logger = std::make_shared<spdlog::logger>("nodewright", sharedSink);
   logger->set_level(level);

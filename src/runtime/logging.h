@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include <spdlog/common.h>
 #include <spdlog/logger.h>
 
 #include "core/error.h"
@@ -20,6 +21,8 @@ struct LogOptions {
 
 // Replaces the default logger's sink and format; later named loggers share them.
 core::Status configureLogging(const LogOptions& options);
+// The same, writing to `sink` instead of stderr (tests).
+core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink);
 core::Result<LogFormat> parseLogFormat(const std::string& text);
 
 // A logger named `name` on the shared sink (created once, then reused).
