@@ -406,3 +406,30 @@ TEST(ClientRateLimit, QpsSpacesRequestsOut) {
 
 }  // namespace
 }  // namespace nodewright::kube
+
+namespace nodewright::kube {
+namespace {
+
+// Every kind of the resource model has a working path: listing (all namespaces and one) and a
+// get of a missing object answer as the server defines, not 404 for the collection.
+TEST(ClientEveryKind, ListsAndGetsEveryRegisteredKind) {
+  TestApiServer server;
+  auto client = testing::clientFor(testing::restConfigFor(server));
+  size_t kinds = 0;
+  for (const auto& kind : client->registry().kinds()) {
+    ++kinds;
+    auto all = client->list(kind, "");
+    ASSERT_TRUE(all) << kind.apiVersion() << " " << kind.kind << ": " << all.error().describe();
+    if (kind.namespaced) {
+      auto one = client->listPage(kind, "default", {});
+      ASSERT_TRUE(one) << kind.kind << ": " << one.error().describe();
+    }
+    auto missing = client->get(kind, kind.namespaced ? "default" : "", "no-such-object");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().reason, Reason::NotFound) << kind.kind;
+  }
+  EXPECT_GE(kinds, 27u);  // core, apps, policy, coordination, karpenter, seed-era, CAPI, CAPZ
+}
+
+}  // namespace
+}  // namespace nodewright::kube
