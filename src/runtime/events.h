@@ -54,7 +54,7 @@ class EventRecorder {
   struct Stats {
     uint64_t created = 0;
     uint64_t aggregated = 0;  // repeats that patched an existing Event
-    uint64_t dropped = 0;     // over the rate limit
+    uint64_t dropped = 0;     // over the rate limit, or the queue was full
   };
   Stats stats() const;
 

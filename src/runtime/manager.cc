@@ -167,7 +167,16 @@ core::Status Manager::run(std::stop_token stop) {
   callbacks.onNewLeader = [](const std::string& identity) {
     spdlog::info("manager: the leader is {}", identity);
   };
-  elector_ = std::make_unique<LeaderElector>(client_, clock_, config, callbacks);
+  // A renewal must never outlive the renew deadline: the elector gets a client of its own whose
+  // requests time out by then (client-go bounds each renewal the same way).
+  auto electionConfig = client_.config();
+  electionConfig.timeout = std::min(electionConfig.timeout, config.renewDeadline);
+  kube::ClientOptions electionOptions;
+  electionOptions.registry = &client_.registry();
+  auto electionClient = kube::Client::create(electionConfig, electionOptions);
+  if (!electionClient) return core::fail(electionClient.error());
+  electionClient_ = std::move(*electionClient);
+  elector_ = std::make_unique<LeaderElector>(*electionClient_, clock_, config, callbacks);
   elector_->run(stop);
   leading_ = false;
   stopControllers();

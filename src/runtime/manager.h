@@ -83,6 +83,7 @@ class Manager {
   std::unique_ptr<EventRecorder> events_;
   std::unique_ptr<Endpoints> metricsEndpoint_;
   std::unique_ptr<Endpoints> healthEndpoint_;
+  std::unique_ptr<kube::Client> electionClient_;
   std::unique_ptr<LeaderElector> elector_;
   std::atomic<bool> synced_{false};
   std::atomic<bool> leading_{false};

@@ -244,7 +244,12 @@ TEST_F(LeaderTwoProcessTest, OneLeaderWritesSuccessorTakesOverAndPausedLeaderIsF
   EXPECT_EQ(c->data["count"], std::to_string(log.size()));
   EXPECT_EQ(checkRuns(log, {first, second, "C"}), "");
 
-  // A clean stop exits 0 and releases the lease.
+  // A clean stop exits 0, for a follower and for the leader, which releases the lease.
+  peers["D"] = startPeer("D");
+  peers["D"]->kill(SIGTERM);
+  EXPECT_EQ(peers["D"]->waitForLine("exit:", kExitPatience), "exit: stopped");
+  EXPECT_EQ(peers["D"]->wait(kExitPatience), 0);
+  EXPECT_EQ(leaseHolder(), "C");
   peers["C"]->kill(SIGTERM);
   EXPECT_EQ(peers["C"]->waitForLine("exit:", kExitPatience), "exit: stopped");
   EXPECT_EQ(peers["C"]->wait(kExitPatience), 0);
