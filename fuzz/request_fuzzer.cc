@@ -9,7 +9,6 @@
 
 #include "api/labels.h"
 #include "api/object.h"
-#include "http/server.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"
@@ -17,9 +16,11 @@
 #include "apiserver/protobuf/protobuf.h"
 #include "apiserver/rest/request.h"
 #include "apiserver/table/field_selector.h"
+#include "http/server.h"
 
 using nodewright::api::Json;
 namespace apiserver = nodewright::apiserver;
+namespace http = nodewright::http;
 
 namespace {
 
@@ -42,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                 "application/strategic-merge-patch+json",
                                 "application/apply-patch+yaml"};
   const uint8_t mode = data[0];
-  apiserver::http::Request request;
+  http::Request request;
   request.method = "PATCH";
   request.headers["content-type"] = types[mode % 6];
   request.body.assign(reinterpret_cast<const char*>(data + 1), size - 1);
@@ -52,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (mode >= 0xf0) {
-    (void)apiserver::http::percentDecode(request.body, true);
+    (void)http::percentDecode(request.body, true);
     (void)nodewright::api::parseSelector(request.body);
     (void)apiserver::FieldSelector::parse(request.body);
     return 0;

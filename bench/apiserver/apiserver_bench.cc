@@ -28,6 +28,7 @@ namespace {
 using nodewright::api::Json;
 using Clock = std::chrono::steady_clock;
 namespace apiserver = nodewright::apiserver;
+namespace http = nodewright::http;
 
 Json nodeClaim(const std::string& name, size_t i) {
   return {
@@ -100,11 +101,11 @@ int main(int argc, char** argv) {
     std::cerr << server.error().message() << "\n";
     return 1;
   }
-  apiserver::http::ClientOptions clientOptions;
+  http::ClientOptions clientOptions;
   clientOptions.port = (*server)->port();
   clientOptions.caPem = readFile(dir + "/pki/ca.crt");
   clientOptions.token = readFile(dir + "/pki/token");
-  auto connect = [&] { return std::move(*apiserver::http::connectClient(clientOptions)); };
+  auto connect = [&] { return std::move(*http::connectClient(clientOptions)); };
 
   // Writes `count` NodeClaims named prefix-N from 8 concurrent clients.
   struct WriteRun {

@@ -145,7 +145,7 @@ void Controller::processOne(const std::string& key, std::stop_token stop) {
     return;
   }
   auto start = clock_.steadyNow();
-  Context context(clock_, start + options_.reconcileTimeout, stop, logger_, key);
+  Context context(clock_, start + options_.reconcileTimeout, stop, logger_, key, options_.gate);
   Outcome outcome;
   try {
     outcome = reconciler_.reconcile(Request::fromKey(key), context);

@@ -27,8 +27,9 @@ struct ControllerOptions {
   // Per-item backoff and the overall token bucket of the queue.
   QueueOptions queue;
   // Checked before every reconcile; false puts the key back untouched. The manager fences
-  // controllers with the leader elector's isLeader(), so a replica that was paused past its
-  // renew deadline does not act before it notices it was deposed.
+  // controllers with the leader elector's isLeader(), so a replica paused past its renew
+  // deadline starts no reconcile once it wakes; a reconcile in flight asks Context::leading()
+  // between its read and its write.
   std::function<bool()> gate;
 };
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <stop_token>
 #include <string>
 
@@ -43,12 +45,14 @@ using Outcome = core::Result<Result>;
 class Context {
  public:
   Context(const core::Clock& clock, std::chrono::steady_clock::time_point deadline,
-          std::stop_token stop, std::shared_ptr<spdlog::logger> logger, std::string key)
+          std::stop_token stop, std::shared_ptr<spdlog::logger> logger, std::string key,
+          std::function<bool()> leading = {})
       : clock_(clock),
         deadline_(deadline),
         stop_(std::move(stop)),
         logger_(std::move(logger)),
-        key_(std::move(key)) {}
+        key_(std::move(key)),
+        leading_(std::move(leading)) {}
 
   const core::Clock& clock() const { return clock_; }
   std::chrono::steady_clock::time_point deadline() const { return deadline_; }
@@ -60,6 +64,12 @@ class Context {
   spdlog::logger& log() const { return *logger_; }
   // The object key, for log lines ("object" field).
   const std::string& key() const { return key_; }
+  // Whether this replica still leads (always true without leader election). The gate is checked
+  // before a reconcile starts, but a replica paused after that (SIGSTOP, a stall) may wake up
+  // deposed: a reconcile that reads, then writes with the read resourceVersion, asks again
+  // between the two. If it still leads after its read, no successor wrote before that read, so a
+  // successor's later write makes this one conflict.
+  bool leading() const { return !leading_ || leading_(); }
 
  private:
   const core::Clock& clock_;
@@ -67,6 +77,7 @@ class Context {
   std::stop_token stop_;
   std::shared_ptr<spdlog::logger> logger_;
   std::string key_;
+  std::function<bool()> leading_;
 };
 
 class Reconciler {

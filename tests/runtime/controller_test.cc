@@ -215,6 +215,14 @@ TEST_F(ControllerTest, AClosedGateReconcilesNothing) {
   std::atomic<bool> open{false};
   options.gate = [&] { return open.load(); };
   Controller controller("gated", reconciler_, clock_, options, &metrics_);
+  // The reconcile sees the same gate through its context (the fence between read and write).
+  std::atomic<int> leadingSeen{-1};
+  reconciler_.script("default/g", [&](Context& context) -> Outcome {
+    leadingSeen = context.leading();
+    open = false;
+    leadingSeen = leadingSeen * 2 + context.leading();
+    return Result::done();
+  });
   std::stop_source stop;
   controller.start(stop.get_token());
   controller.enqueue({"default", "g"});
@@ -224,6 +232,7 @@ TEST_F(ControllerTest, AClosedGateReconcilesNothing) {
   clock_.advance(std::chrono::seconds(1));
   EXPECT_TRUE(eventually([&] { return reconciler_.count("default/g") == 1; }));
   controller.stop();
+  EXPECT_EQ(leadingSeen, 2);  // leading when it started, not after the gate closed
 }
 
 // Two managers (two clients, as two controllers in different processes would be) increment the

@@ -84,21 +84,18 @@ void say(const std::string& line) {
 // just read: a write based on a stale read conflicts, fails and is retried with backoff.
 class CounterReconciler : public Reconciler {
  public:
-  CounterReconciler(kube::Client& client, std::string identity, const Manager& manager)
-      : configMaps_(client), identity_(std::move(identity)), manager_(manager) {}
+  CounterReconciler(kube::Client& client, std::string identity)
+      : configMaps_(client), identity_(std::move(identity)) {}
 
-  Outcome reconcile(const Request& request, Context&) override {
+  Outcome reconcile(const Request& request, Context& context) override {
     if (request.ns != kNamespace || request.name != kCounter) return Result::done();
     auto current = configMaps_.get(request.ns, request.name);
     if (!current) {
       if (current.error().is(kube::Reason::NotFound)) return Result::done();
       return core::fail(current.error().toError().wrap("reading the counter"));
     }
-    // The controller's gate ran before this reconcile, but a pause between it and the read
-    // above (SIGSTOP, a long GC) would let a deposed replica read a successor's writes and
-    // append to them. Asked again after the read: if we still lead now, nobody else could have
-    // written before the read, so a later write by a successor makes ours conflict.
-    if (!manager_.isLeader()) {
+    // The fence between read and write (see Context::leading).
+    if (!context.leading()) {
       return core::fail(core::Error::internal("deposed between the gate and the write"));
     }
     ConfigMap next = *current;
@@ -116,7 +113,6 @@ class CounterReconciler : public Reconciler {
  private:
   kube::Typed<ConfigMap> configMaps_;
   const std::string identity_;
-  const Manager& manager_;
 };
 
 // Prints "ready" and "leading" as the manager gets there, until `stop`. The manager has no
@@ -165,7 +161,7 @@ int run(const Args& args, cmd::SignalWaiter& signals) {
   options.leaderElection = election;
   Manager manager(**client, options);
 
-  CounterReconciler reconciler(**client, args.identity, manager);
+  CounterReconciler reconciler(**client, args.identity);
   manager.addController("counter", reconciler).watchFor(manager.informerFor<ConfigMap>());
 
   std::stop_source stop;

@@ -190,7 +190,7 @@ TEST_F(LeaderTwoProcessTest, OneLeaderWritesSuccessorTakesOverAndPausedLeaderIsF
   createCounter();
 
   // 1. Exactly one of the two reconciles.
-  ASSERT_TRUE(log_.waitFor([](const auto& log) { return log.size() >= 10; }))
+  ASSERT_TRUE(log_.waitFor([](const auto& entries) { return entries.size() >= 10; }))
       << "log: " << describe(log_.latest());
   auto log = log_.latest();
   const std::set<std::string> writers(log.begin(), log.end());
@@ -203,8 +203,10 @@ TEST_F(LeaderTwoProcessTest, OneLeaderWritesSuccessorTakesOverAndPausedLeaderIsF
   const SteadyTime killed = std::chrono::steady_clock::now();
   peers[first]->kill(SIGKILL);
   EXPECT_EQ(peers[first]->wait(kExitPatience), 128 + SIGKILL);
-  ASSERT_TRUE(log_.waitFor([&](const auto& log) { return firstOf(log, second) < log.size(); }))
-      << second << " never took over; log: " << describe(log_.latest());
+  ASSERT_TRUE(log_.waitFor([&](const auto& entries) {
+    return firstOf(entries, second) < entries.size();
+  })) << second
+      << " never took over; log: " << describe(log_.latest());
   const auto takeover = std::chrono::duration_cast<milliseconds>(*log_.firstSeen(second) - killed);
   RecordProperty("takeover_ms", std::to_string(takeover.count()));
   // The successor saw the last renewal at most one jittered retry after the kill, waits a lease
@@ -224,11 +226,14 @@ TEST_F(LeaderTwoProcessTest, OneLeaderWritesSuccessorTakesOverAndPausedLeaderIsF
   // deadline. When it thaws it must find itself deposed before it writes again.
   peers["C"] = startPeer("C");
   const size_t beforeFreeze = log_.latest().size();
-  ASSERT_TRUE(log_.waitFor([&](const auto& log) { return log.size() >= beforeFreeze + 5; }));
+  ASSERT_TRUE(
+      log_.waitFor([&](const auto& entries) { return entries.size() >= beforeFreeze + 5; }));
   EXPECT_EQ(leaseHolder(), second);
   peers[second]->kill(SIGSTOP);
-  ASSERT_TRUE(log_.waitFor([&](const auto& log) { return firstOf(log, "C") < log.size(); }))
-      << "C never took over from the frozen " << second << "; log: " << describe(log_.latest());
+  ASSERT_TRUE(log_.waitFor([&](const auto& entries) {
+    return firstOf(entries, "C") < entries.size();
+  })) << "C never took over from the frozen "
+      << second << "; log: " << describe(log_.latest());
   EXPECT_EQ(peers["C"]->waitForLine("leading", kPatience), "leading");
   peers[second]->kill(SIGCONT);
   // The thawed replica notices the lost lease and its manager returns an error, which ends the
@@ -236,7 +241,7 @@ TEST_F(LeaderTwoProcessTest, OneLeaderWritesSuccessorTakesOverAndPausedLeaderIsF
   EXPECT_EQ(peers[second]->waitForLine("exit:", kExitPatience), "exit: leader election lost");
   EXPECT_EQ(peers[second]->wait(kExitPatience), 1);
   const size_t afterThaw = log_.latest().size();
-  ASSERT_TRUE(log_.waitFor([&](const auto& log) { return log.size() >= afterThaw + 10; }));
+  ASSERT_TRUE(log_.waitFor([&](const auto& entries) { return entries.size() >= afterThaw + 10; }));
 
   auto c = kube::Typed<ConfigMap>(*client_).get(kNamespace, kCounter);
   ASSERT_TRUE(c) << c.error().describe();
