@@ -13,6 +13,7 @@
 #include "http/server.h"
 #include "support/apiserver/fixtures.h"
 #include "support/apiserver/test_server.h"
+#include "support/kube/objects.h"
 #include "support/kube/rest_config.h"
 
 namespace nodewright::kube {
@@ -20,16 +21,7 @@ namespace {
 
 using api::corev1::ConfigMap;
 using apiserver::testing::TestApiServer;
-
-ConfigMap configMap(const std::string& name, std::map<std::string, std::string> data = {}) {
-  ConfigMap cm;
-  cm.apiVersion = "v1";
-  cm.kind = "ConfigMap";
-  cm.metadata.name = name;
-  cm.metadata.namespace_ = "default";
-  cm.data = std::move(data);
-  return cm;
-}
+using testing::configMap;
 
 class ClientTest : public ::testing::Test {
  protected:

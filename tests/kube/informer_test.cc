@@ -15,6 +15,7 @@
 #include "api/core/secret.h"
 #include "support/apiserver/process.h"
 #include "support/apiserver/test_server.h"
+#include "support/kube/objects.h"
 #include "support/kube/rest_config.h"
 
 namespace nodewright::kube {
@@ -22,18 +23,7 @@ namespace {
 
 using api::corev1::ConfigMap;
 using apiserver::testing::TestApiServer;
-
-// Awaits a condition (polled), failing after `timeout`. Polling is the condition here: the
-// informer runs on its own thread and has nothing else to signal.
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return condition();
-}
+using testing::eventually;
 
 std::string dataOf(const api::Object& object, const std::string& key) {
   auto* cm = object.as<ConfigMap>();
@@ -78,13 +68,7 @@ struct Recorder {
 };
 
 ConfigMap configMap(const std::string& name, const std::string& k) {
-  ConfigMap cm;
-  cm.apiVersion = "v1";
-  cm.kind = "ConfigMap";
-  cm.metadata.name = name;
-  cm.metadata.namespace_ = "default";
-  cm.data = {{"k", k}};
-  return cm;
+  return testing::configMap(name, {{"k", k}});
 }
 
 InformerOptions inDefault(const core::Clock* clock = nullptr) {

@@ -12,6 +12,7 @@
 #include "runtime/manager.h"
 #include "runtime/metrics.h"
 #include "support/apiserver/test_server.h"
+#include "support/kube/objects.h"
 #include "support/kube/rest_config.h"
 
 namespace nodewright::runtime {
@@ -19,26 +20,8 @@ namespace {
 
 using api::corev1::ConfigMap;
 using apiserver::testing::TestApiServer;
-
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return condition();
-}
-
-ConfigMap configMap(const std::string& name, std::map<std::string, std::string> data = {}) {
-  ConfigMap cm;
-  cm.apiVersion = "v1";
-  cm.kind = "ConfigMap";
-  cm.metadata.name = name;
-  cm.metadata.namespace_ = "default";
-  cm.data = std::move(data);
-  return cm;
-}
+using kube::testing::configMap;
+using kube::testing::eventually;
 
 // Counts reconciles per key and answers with whatever the test scripted for that key.
 class ScriptedReconciler : public Reconciler {

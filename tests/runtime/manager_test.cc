@@ -7,6 +7,7 @@
 #include "api/core/secret.h"
 #include "runtime/client_metrics.h"
 #include "support/apiserver/test_server.h"
+#include "support/kube/objects.h"
 #include "support/kube/rest_config.h"
 #include "support/runtime/scrape.h"
 
@@ -15,16 +16,7 @@ namespace {
 
 using api::corev1::ConfigMap;
 using apiserver::testing::TestApiServer;
-
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return condition();
-}
+using kube::testing::eventually;
 
 class Counting : public Reconciler {
  public:
