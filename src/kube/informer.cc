@@ -138,6 +138,7 @@ bool Informer::watchOnce(std::stop_token stop) {
     ++stats_.watches;
   }
   bool gone = false;
+  bool failed = false;  // an error event other than 410
   bool received = false;
   auto status = client_.watch(
       kind_, options_.ns, watch,
@@ -145,7 +146,8 @@ bool Informer::watchOnce(std::stop_token stop) {
         received = true;
         if (event.type == WatchEventType::Error) {
           gone = event.error && event.error->is(Reason::Gone);
-          if (!gone && event.error)
+          failed = !gone;
+          if (failed && event.error)
             spdlog::warn("informer {}: watch error: {}", kind_.plural, event.error->describe());
           return false;
         }
@@ -160,12 +162,13 @@ bool Informer::watchOnce(std::stop_token stop) {
     ++stats_.gone;
     return true;
   }
-  if (!status) {
+  if (!status || failed) {
     {
       std::lock_guard lock(mu_);
       ++stats_.failures;
     }
-    spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
+    if (!status)
+      spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
     backoff(stop);
     return false;
   }
