@@ -3,7 +3,9 @@
 
 #include <string>
 
+#include "api/core/namespace.h"
 #include "http/client.h"
+#include "kube/client.h"
 #include "kube/config.h"
 #include "support/apiserver/test_server.h"
 
@@ -15,6 +17,14 @@ using apiserver::testing::TempDir;
 using apiserver::testing::TestApiServer;
 
 const std::string kScript = NW_SOURCE_DIR "/tests/kube/config/exec_plugin.sh";
+
+// How often the plugin ran: it appends one "info=" line per run to its record file.
+size_t pluginRuns(const std::string& record) {
+  size_t runs = 0;
+  for (size_t at = record.find("info="); at != std::string::npos; at = record.find("info=", at + 1))
+    ++runs;
+  return runs;
+}
 
 class ExecEndToEndTest : public ::testing::Test {
  protected:
@@ -97,13 +107,7 @@ TEST_F(ExecEndToEndTest, WrongPluginTokenIsRejected) {
   // After a 401 the caller invalidates, and the plugin runs again.
   credentials->invalidate();
   EXPECT_EQ(listNamespaces(*config, *credentials), 401);
-  std::string record = readFile(record_);
-  size_t runs = 0;
-  for (size_t at = record.find("info="); at != std::string::npos;
-       at = record.find("info=", at + 1)) {
-    ++runs;
-  }
-  EXPECT_EQ(runs, 2u);
+  EXPECT_EQ(pluginRuns(readFile(record_)), 2u);
 }
 
 TEST_F(ExecEndToEndTest, ReadsTheServersOwnKubeconfig) {
@@ -113,6 +117,31 @@ TEST_F(ExecEndToEndTest, ReadsTheServersOwnKubeconfig) {
   EXPECT_EQ(config->bearerToken, server_.token());
   auto credentials = makeCredentials(*config);
   EXPECT_EQ(listNamespaces(*config, *credentials), 200);
+}
+
+// The whole path a controller takes: kubeconfig, exec plugin, libcurl transport, typed client.
+TEST_F(ExecEndToEndTest, TheClientAuthenticatesThroughThePlugin) {
+  auto config = loadKubeconfig(writeKubeconfig(server_.token()));
+  ASSERT_TRUE(config) << config.error().message();
+  auto client = Client::create(*config);
+  ASSERT_TRUE(client) << client.error().message();
+  auto namespaces = (*client)->list(kindOf<api::corev1::Namespace>(), "");
+  ASSERT_TRUE(namespaces) << namespaces.error().describe();
+  EXPECT_FALSE(namespaces->items.empty());
+  EXPECT_TRUE((*client)->get(kindOf<api::corev1::Namespace>(), "", "default"));
+  EXPECT_EQ(pluginRuns(readFile(record_)), 1u);
+}
+
+TEST_F(ExecEndToEndTest, TheClientRunsThePluginAgainOnceAfterA401) {
+  auto config = loadKubeconfig(writeKubeconfig("not-the-token"));
+  ASSERT_TRUE(config) << config.error().message();
+  auto client = Client::create(*config);
+  ASSERT_TRUE(client) << client.error().message();
+  auto result = (*client)->get(kindOf<api::corev1::Namespace>(), "", "default");
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().reason, Reason::Unauthorized);
+  // A credential that expired early gets one fresh try, not a loop.
+  EXPECT_EQ(pluginRuns(readFile(record_)), 2u);
 }
 
 }  // namespace
