@@ -1,5 +1,8 @@
 #include "runtime/manager.h"
 
+#include <condition_variable>
+#include <mutex>
+
 #include <spdlog/spdlog.h>
 
 namespace nodewright::runtime {
@@ -151,14 +154,21 @@ core::Status Manager::run(std::stop_token stop) {
   if (!config.metrics) config.metrics = &metrics_;
   bool lost = false;
   LeaderCallbacks callbacks;
+  // Leads until the term ends, then waits for reconciles in flight: the elector releases the
+  // lease only after this returns, so a successor never overlaps with our workers on a clean stop.
   callbacks.onStartedLeading = [this](std::stop_token term) {
     leading_ = true;
     spdlog::info("manager: became the leader");
     runControllers(term);
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    cv.wait(lock, term, [] { return false; });
+    leading_ = false;
+    stopControllers();
   };
   callbacks.onStoppedLeading = [this, &lost, &stop] {
     leading_ = false;
-    stopControllers();
     if (!stop.stop_requested()) {
       lost = true;
       spdlog::error("manager: leader election lost");
