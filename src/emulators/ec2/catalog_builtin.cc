@@ -1,0 +1,256 @@
+// The built-in instance catalog: facts for the common families, copied once from
+// ../shared/data/aws-instance-types.json (see its README for the sources of each field).
+// c7i.32xlarge is left out: the data has no vCPU, memory or architecture for it.
+#include "emulators/ec2/catalog.h"
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+namespace nodewright::emulators::ec2 {
+namespace {
+
+enum Arch { kX86, kArm };
+enum Hypervisor { kNitro, kXen, kMetal };
+enum UsageClass { kOd = 1, kSpot = 2, kCb = 4 };  // 0: the data did not say
+
+// Every card of these types allows the same number of interfaces, so a row gives the card
+// count and the per-card limit. -1 marks a value the data did not have.
+struct Row {
+  const char* name;
+  Arch arch;
+  int vcpu;
+  int64_t memoryMiB;
+  Hypervisor hypervisor;
+  int cards;
+  int interfacesPerCard;
+  int ipv4PerInterface;
+  int ipv6PerInterface;
+  int maxEfa;  // 0: no EFA support
+  int64_t bandwidthMbps;
+  double price;
+  int usageClasses;
+};
+
+struct AcceleratorRow {
+  const char* name;
+  bool gpu;  // false: Inferentia/Trainium
+  int count;
+  const char* manufacturer;
+  const char* model;
+  int64_t memoryMiB;
+};
+
+// clang-format off
+constexpr Row kRows[] = {
+    {"m5.large", kX86, 2, 8192, kNitro, 1, 3, 10, -1, 0, 750, 0.096, kOd|kSpot},
+    {"m5.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1250, 0.192, kOd|kSpot},
+    {"m5.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 2500, 0.384, 0},
+    {"m5.4xlarge", kX86, 16, 65536, kNitro, 1, 8, 30, -1, 0, 5000, 0.768, 0},
+    {"m5.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 0, 10000, 1.536, 0},
+    {"m5.12xlarge", kX86, 48, 196608, kNitro, 1, 8, 30, -1, 0, 12000, 2.304, 0},
+    {"m5.16xlarge", kX86, 64, 262144, kNitro, 1, 15, 50, -1, 0, 20000, 3.072, 0},
+    {"m5.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 0, 25000, 4.608, 0},
+    {"m5.metal", kX86, 96, 393216, kMetal, 1, 15, 50, -1, 0, 25000, 4.608, kOd|kSpot},
+    {"m6i.large", kX86, 2, 8192, kNitro, 1, 3, 10, -1, 0, 781, 0.096, 0},
+    {"m6i.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1562, 0.192, 0},
+    {"m6i.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 3125, 0.384, 0},
+    {"m6i.4xlarge", kX86, 16, 65536, kNitro, 1, 8, 30, -1, 0, 6250, 0.768, 0},
+    {"m6i.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 0, 12500, 1.536, 0},
+    {"m6i.12xlarge", kX86, 48, 196608, kNitro, 1, 8, 30, -1, 0, 18750, 2.304, 0},
+    {"m6i.16xlarge", kX86, 64, 262144, kNitro, 1, 15, 50, -1, 0, 25000, 3.072, 0},
+    {"m6i.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 0, 37500, 4.608, 0},
+    {"m6i.32xlarge", kX86, 128, 524288, kNitro, 1, 15, 50, -1, 1, 50000, 6.144, 0},
+    {"m6i.metal", kX86, 128, 524288, kMetal, 1, 15, 50, -1, 1, 50000, 6.144, 0},
+    {"m7i.large", kX86, 2, 8192, kNitro, 1, 3, 10, -1, 0, 781, 0.1008, 0},
+    {"m7i.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1562, 0.2016, 0},
+    {"m7i.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 3125, 0.4032, 0},
+    {"m7i.4xlarge", kX86, 16, 65536, kNitro, 1, 8, 30, -1, 0, 6250, 0.8064, 0},
+    {"m7i.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 0, 12500, 1.6128, 0},
+    {"m7i.12xlarge", kX86, 48, 196608, kNitro, 1, 8, 30, -1, 0, 18750, 2.4192, 0},
+    {"m7i.16xlarge", kX86, 64, 262144, kNitro, 1, 15, 50, -1, 0, 25000, 3.2256, 0},
+    {"m7i.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 0, 37500, 4.8384, 0},
+    {"m7i.48xlarge", kX86, 192, 786432, kNitro, 1, 15, 50, -1, 1, 50000, 9.6768, 0},
+    {"m7i.metal-24xl", kX86, 96, 393216, kMetal, 1, 15, 50, -1, 0, 37500, 5.32224, 0},
+    {"m7i.metal-48xl", kX86, 192, 786432, kMetal, 1, 15, 50, -1, 1, 50000, 9.6768, 0},
+    {"c5.large", kX86, 2, 4096, kNitro, 1, 3, 10, 10, 0, 750, 0.085, kOd|kSpot},
+    {"c5.xlarge", kX86, 4, 8192, kNitro, 1, 4, 15, -1, 0, 1250, 0.17, 0},
+    {"c5.2xlarge", kX86, 8, 16384, kNitro, 1, 4, 15, 15, 0, 2500, 0.34, kOd|kSpot},
+    {"c5.4xlarge", kX86, 16, 32768, kNitro, 1, 8, 30, 30, 0, 5000, 0.68, kOd|kSpot},
+    {"c5.9xlarge", kX86, 36, 73728, kNitro, 1, 8, 30, 30, 0, 12000, 1.53, kOd|kSpot},
+    {"c5.12xlarge", kX86, 48, 98304, kNitro, 1, 8, 30, 30, 0, 12000, 2.04, kOd|kSpot},
+    {"c5.18xlarge", kX86, 72, 147456, kNitro, 1, 15, 50, 50, 0, 25000, 3.06, kOd|kSpot},
+    {"c5.24xlarge", kX86, 96, 196608, kNitro, 1, 15, 50, 50, 0, 25000, 4.08, kOd|kSpot},
+    {"c5.metal", kX86, 96, 196608, kMetal, 1, 15, 50, -1, 0, 25000, 4.08, 0},
+    {"c6i.large", kX86, 2, 4096, kNitro, 1, 3, 10, -1, 0, 781, 0.085, 0},
+    {"c6i.xlarge", kX86, 4, 8192, kNitro, 1, 4, 15, -1, 0, 1562, 0.17, 0},
+    {"c6i.2xlarge", kX86, 8, 16384, kNitro, 1, 4, 15, -1, 0, 3125, 0.34, 0},
+    {"c6i.4xlarge", kX86, 16, 32768, kNitro, 1, 8, 30, -1, 0, 6250, 0.68, 0},
+    {"c6i.8xlarge", kX86, 32, 65536, kNitro, 1, 8, 30, -1, 0, 12500, 1.36, 0},
+    {"c6i.12xlarge", kX86, 48, 98304, kNitro, 1, 8, 30, -1, 0, 18750, 2.04, 0},
+    {"c6i.16xlarge", kX86, 64, 131072, kNitro, 1, 15, 50, -1, 0, 25000, 2.72, 0},
+    {"c6i.24xlarge", kX86, 96, 196608, kNitro, 1, 15, 50, -1, 0, 37500, 4.08, 0},
+    {"c6i.32xlarge", kX86, 128, 262144, kNitro, 1, 15, 50, -1, 1, 50000, 5.44, 0},
+    {"c6i.metal", kX86, 128, 262144, kMetal, 1, 15, 50, -1, 1, 50000, 5.44, 0},
+    {"c7i.large", kX86, 2, 4096, kNitro, 1, 3, 10, -1, 0, 781, 0.08925, 0},
+    {"c7i.xlarge", kX86, 4, 8192, kNitro, 1, 4, 15, -1, 0, 1562, 0.1785, 0},
+    {"c7i.2xlarge", kX86, 8, 16384, kNitro, 1, 4, 15, -1, 0, 3125, 0.357, 0},
+    {"c7i.4xlarge", kX86, 16, 32768, kNitro, 1, 8, 30, -1, 0, 6250, 0.714, 0},
+    {"c7i.8xlarge", kX86, 32, 65536, kNitro, 1, 8, 30, -1, 0, 12500, 1.428, 0},
+    {"c7i.12xlarge", kX86, 48, 98304, kNitro, 1, 8, 30, -1, 0, 18750, 2.142, 0},
+    {"c7i.16xlarge", kX86, 64, 131072, kNitro, 1, 15, 50, -1, 0, 25000, 2.856, 0},
+    {"c7i.24xlarge", kX86, 96, 196608, kNitro, 1, 15, 50, -1, 0, 37500, 4.284, 0},
+    {"c7i.48xlarge", kX86, 192, 393216, kNitro, 1, 15, 50, -1, 1, 50000, 8.568, 0},
+    {"c7i.metal-24xl", kX86, 96, 196608, kMetal, 1, 15, 50, -1, 0, 37500, 4.7124, 0},
+    {"c7i.metal-48xl", kX86, 192, 393216, kMetal, 1, 15, 50, -1, 1, 50000, 8.568, 0},
+    {"r5.large", kX86, 2, 16384, kNitro, 1, 3, 10, -1, 0, 750, 0.126, 0},
+    {"r5.xlarge", kX86, 4, 32768, kNitro, 1, 4, 15, -1, 0, 1250, 0.252, 0},
+    {"r5.2xlarge", kX86, 8, 65536, kNitro, 1, 4, 15, -1, 0, 2500, 0.504, 0},
+    {"r5.4xlarge", kX86, 16, 131072, kNitro, 1, 8, 30, -1, 0, 5000, 1.008, 0},
+    {"r5.8xlarge", kX86, 32, 262144, kNitro, 1, 8, 30, -1, 0, 10000, 2.016, 0},
+    {"r5.12xlarge", kX86, 48, 393216, kNitro, 1, 8, 30, -1, 0, 12000, 3.024, 0},
+    {"r5.16xlarge", kX86, 64, 524288, kNitro, 1, 15, 50, -1, 0, 20000, 4.032, 0},
+    {"r5.24xlarge", kX86, 96, 786432, kNitro, 1, 15, 50, -1, 0, 25000, 6.048, 0},
+    {"r5.metal", kX86, 96, 786432, kMetal, 1, 15, 50, -1, 0, 25000, 6.048, 0},
+    {"r6i.large", kX86, 2, 16384, kNitro, 1, 3, 10, -1, 0, 781, 0.126, 0},
+    {"r6i.xlarge", kX86, 4, 32768, kNitro, 1, 4, 15, -1, 0, 1562, 0.252, 0},
+    {"r6i.2xlarge", kX86, 8, 65536, kNitro, 1, 4, 15, -1, 0, 3125, 0.504, 0},
+    {"r6i.4xlarge", kX86, 16, 131072, kNitro, 1, 8, 30, -1, 0, 6250, 1.008, 0},
+    {"r6i.8xlarge", kX86, 32, 262144, kNitro, 1, 8, 30, -1, 0, 12500, 2.016, 0},
+    {"r6i.12xlarge", kX86, 48, 393216, kNitro, 1, 8, 30, -1, 0, 18750, 3.024, 0},
+    {"r6i.16xlarge", kX86, 64, 524288, kNitro, 1, 15, 50, -1, 0, 25000, 4.032, 0},
+    {"r6i.24xlarge", kX86, 96, 786432, kNitro, 1, 15, 50, -1, 0, 37500, 6.048, 0},
+    {"r6i.32xlarge", kX86, 128, 1048576, kNitro, 1, 15, 50, -1, 1, 50000, 8.064, 0},
+    {"r6i.metal", kX86, 128, 1048576, kMetal, 1, 15, 50, -1, 1, 50000, 8.064, 0},
+    {"m6g.medium", kArm, 1, 4096, kNitro, 1, 2, 4, -1, 0, 500, 0.0385, 0},
+    {"m6g.large", kArm, 2, 8192, kNitro, 1, 3, 10, -1, 0, 750, 0.077, 0},
+    {"m6g.xlarge", kArm, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1250, 0.154, 0},
+    {"m6g.2xlarge", kArm, 8, 32768, kNitro, 1, 4, 15, -1, 0, 2500, 0.308, 0},
+    {"m6g.4xlarge", kArm, 16, 65536, kNitro, 1, 8, 30, -1, 0, 5000, 0.616, 0},
+    {"m6g.8xlarge", kArm, 32, 131072, kNitro, 1, 8, 30, -1, 0, 12000, 1.232, 0},
+    {"m6g.12xlarge", kArm, 48, 196608, kNitro, 1, 8, 30, -1, 0, 20000, 1.848, 0},
+    {"m6g.16xlarge", kArm, 64, 262144, kNitro, 1, 15, 50, -1, 0, 25000, 2.464, 0},
+    {"m6g.metal", kArm, 64, 262144, kMetal, 1, 15, 50, -1, 0, 25000, 2.6112, 0},
+    {"m7g.medium", kArm, 1, 4096, kNitro, 1, 2, 4, -1, 0, 520, 0.0408, 0},
+    {"m7g.large", kArm, 2, 8192, kNitro, 1, 3, 10, -1, 0, 937, 0.0816, 0},
+    {"m7g.xlarge", kArm, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1876, 0.1632, 0},
+    {"m7g.2xlarge", kArm, 8, 32768, kNitro, 1, 4, 15, -1, 0, 3750, 0.3264, 0},
+    {"m7g.4xlarge", kArm, 16, 65536, kNitro, 1, 8, 30, -1, 0, 7500, 0.6528, 0},
+    {"m7g.8xlarge", kArm, 32, 131072, kNitro, 1, 8, 30, -1, 0, 15000, 1.3056, 0},
+    {"m7g.12xlarge", kArm, 48, 196608, kNitro, 1, 8, 30, -1, 0, 22500, 1.9584, 0},
+    {"m7g.16xlarge", kArm, 64, 262144, kNitro, 1, 15, 50, -1, 1, 30000, 2.6112, 0},
+    {"m7g.metal", kArm, 64, 262144, kMetal, 1, 15, 50, -1, 1, 30000, 2.6112, 0},
+    {"c7g.medium", kArm, 1, 2048, kNitro, 1, 2, 4, -1, 0, 520, 0.0363, 0},
+    {"c7g.large", kArm, 2, 4096, kNitro, 1, 3, 10, -1, 0, 937, 0.0725, 0},
+    {"c7g.xlarge", kArm, 4, 8192, kNitro, 1, 4, 15, -1, 0, 1876, 0.145, 0},
+    {"c7g.2xlarge", kArm, 8, 16384, kNitro, 1, 4, 15, -1, 0, 3750, 0.29, 0},
+    {"c7g.4xlarge", kArm, 16, 32768, kNitro, 1, 8, 30, -1, 0, 7500, 0.58, 0},
+    {"c7g.8xlarge", kArm, 32, 65536, kNitro, 1, 8, 30, -1, 0, 15000, 1.16, 0},
+    {"c7g.12xlarge", kArm, 48, 98304, kNitro, 1, 8, 30, -1, 0, 22500, 1.74, 0},
+    {"c7g.16xlarge", kArm, 64, 131072, kNitro, 1, 15, 50, -1, 1, 30000, 2.32, 0},
+    {"c7g.metal", kArm, 64, 131072, kMetal, 1, 15, 50, -1, 1, 30000, 2.32, 0},
+    {"t3.nano", kX86, 2, 512, kNitro, 1, 2, 2, -1, 0, 32, 0.0052, 0},
+    {"t3.micro", kX86, 2, 1024, kNitro, 1, 2, 2, 2, 0, 64, 0.0104, kOd|kSpot},
+    {"t3.small", kX86, 2, 2048, kNitro, 1, 3, 4, -1, 0, 128, 0.0208, 0},
+    {"t3.medium", kX86, 2, 4096, kNitro, 1, 3, 6, -1, 0, 256, 0.0416, 0},
+    {"t3.large", kX86, 2, 8192, kNitro, 1, 3, 12, -1, 0, 512, 0.0832, kOd|kSpot},
+    {"t3.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 1024, 0.1664, 0},
+    {"t3.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 2048, 0.3328, 0},
+    {"g5.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 2500, 1.006, 0},
+    {"g5.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 5000, 1.212, 0},
+    {"g5.4xlarge", kX86, 16, 65536, kNitro, 1, 8, 30, -1, 0, 10000, 1.624, 0},
+    {"g5.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 1, 25000, 2.448, 0},
+    {"g5.12xlarge", kX86, 48, 196608, kNitro, 1, 15, 50, -1, 1, 40000, 5.672, kOd|kSpot},
+    {"g5.16xlarge", kX86, 64, 262144, kNitro, 1, 8, 30, -1, 1, 25000, 4.096, 0},
+    {"g5.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 1, 50000, 8.144, 0},
+    {"g5.48xlarge", kX86, 192, 786432, kNitro, 1, 7, 50, -1, 1, 100000, 16.288, 0},
+    {"p4d.24xlarge", kX86, 96, 1179648, kNitro, 4, 15, 50, -1, 4, 400000, 21.957642, 0},
+    {"p5.4xlarge", kX86, 16, 262144, kNitro, 1, 4, 30, -1, 1, 100000, 6.88, 0},
+    {"p5.48xlarge", kX86, 192, 2097152, kNitro, 32, 2, 50, -1, 32, 3200000, 55.04, kCb|kOd|kSpot},
+    {"trn1.2xlarge", kX86, 8, 32768, kNitro, 1, 4, 15, -1, 0, 3125, 1.34375, kOd|kSpot},
+    {"trn1.32xlarge", kX86, 128, 524288, kNitro, 8, 5, 50, -1, 8, 800000, 21.5, 0},
+    {"inf2.xlarge", kX86, 4, 16384, kNitro, 1, 4, 15, -1, 0, 2083, 0.7582, kOd|kSpot},
+    {"inf2.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 0, 16667, 1.96786, 0},
+    {"inf2.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 0, 50000, 6.49063, kOd|kSpot},
+    {"inf2.48xlarge", kX86, 192, 786432, kNitro, 1, 15, 50, -1, 0, 100000, 12.98127, 0},
+};
+
+constexpr AcceleratorRow kAccelerators[] = {
+    {"g5.xlarge", true, 1, "nvidia", "a10g", 22888},
+    {"g5.2xlarge", true, 1, "nvidia", "a10g", 22888},
+    {"g5.4xlarge", true, 1, "nvidia", "a10g", 22888},
+    {"g5.8xlarge", true, 1, "nvidia", "a10g", 22888},
+    {"g5.12xlarge", true, 4, "nvidia", "a10g", 22888},
+    {"g5.16xlarge", true, 1, "nvidia", "a10g", 22888},
+    {"g5.24xlarge", true, 4, "nvidia", "a10g", 22888},
+    {"g5.48xlarge", true, 8, "nvidia", "a10g", 22888},
+    {"p4d.24xlarge", true, 8, "nvidia", "a100", 40960},
+    {"p5.4xlarge", true, 1, "nvidia", "h100", 81920},
+    {"p5.48xlarge", true, 8, "nvidia", "h100", 81920},
+    {"trn1.2xlarge", false, 1, "aws", "trainium", -1},
+    {"trn1.32xlarge", false, 16, "aws", "trainium", -1},
+    {"inf2.xlarge", false, 1, "aws", "inferentia2", -1},
+    {"inf2.8xlarge", false, 1, "aws", "inferentia2", -1},
+    {"inf2.24xlarge", false, 6, "aws", "inferentia2", -1},
+    {"inf2.48xlarge", false, 12, "aws", "inferentia2", -1},
+};
+// clang-format on
+
+InstanceTypeInfo fromRow(const Row& row) {
+  InstanceTypeInfo info;
+  info.name = row.name;
+  info.family = info.name.substr(0, info.name.find('.'));
+  info.architecture = row.arch == kX86 ? Architecture::X86_64 : Architecture::Arm64;
+  info.vcpu = row.vcpu;
+  info.memoryMiB = row.memoryMiB;
+  info.hypervisor = row.hypervisor == kNitro ? "nitro" : row.hypervisor == kXen ? "xen" : "";
+  info.bareMetal = row.hypervisor == kMetal;
+  for (int i = 0; i < row.cards; ++i) {
+    info.networkCards.push_back({i, row.interfacesPerCard});
+  }
+  info.maxNetworkInterfaces = row.cards * row.interfacesPerCard;
+  info.ipv4PerInterface = row.ipv4PerInterface;
+  if (row.ipv6PerInterface >= 0) {
+    info.ipv6PerInterface = row.ipv6PerInterface;
+  }
+  info.efaSupported = row.maxEfa > 0;
+  info.maximumEfaInterfaces = row.maxEfa;
+  if (row.bandwidthMbps >= 0) {
+    info.networkBandwidthMbps = row.bandwidthMbps;
+  }
+  if (row.price >= 0) {
+    info.onDemandPrice = row.price;
+  }
+  if (row.usageClasses & kCb) {
+    info.supportedUsageClasses.push_back("capacity-block");
+  }
+  if (row.usageClasses & kOd) {
+    info.supportedUsageClasses.push_back("on-demand");
+  }
+  if (row.usageClasses & kSpot) {
+    info.supportedUsageClasses.push_back("spot");
+  }
+  return info;
+}
+
+}  // namespace
+
+Catalog builtinCatalog() {
+  std::vector<InstanceTypeInfo> types;
+  types.reserve(std::size(kRows));
+  for (const Row& row : kRows) {
+    types.push_back(fromRow(row));
+  }
+  for (const AcceleratorRow& a : kAccelerators) {
+    auto it = std::find_if(types.begin(), types.end(),
+                           [&](const InstanceTypeInfo& t) { return t.name == a.name; });
+    if (a.gpu) {
+      it->gpus = {a.count, a.manufacturer, a.model, a.memoryMiB};
+    } else {
+      it->accelerators = {a.count, a.manufacturer, a.model};
+    }
+  }
+  return Catalog(std::move(types));
+}
+
+}  // namespace nodewright::emulators::ec2
