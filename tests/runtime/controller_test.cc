@@ -82,7 +82,8 @@ TEST_F(ControllerTest, ReconcilesEveryObjectAndRequeuesAfterOnTheClock) {
     return reconciler_.count("default/a") == 1 && reconciler_.count("default/b") == 1 &&
            reconciler_.count("default/later") == 1;
   }));
-  EXPECT_EQ(controller.queue().delayedLength(), 1u);
+  // The requeue is parked only once the reconcile has returned; the clock moves after that.
+  ASSERT_TRUE(eventually([&] { return controller.queue().delayedLength() == 1u; }));
   clock_.advance(std::chrono::seconds(29));
   EXPECT_EQ(reconciler_.count("default/later"), 1);
   clock_.advance(std::chrono::seconds(2));
@@ -151,16 +152,19 @@ TEST_F(ControllerTest, ErrorsBackOffExponentiallyAndSuccessForgets) {
   std::stop_source stop;
   controller.start(stop.get_token());
   controller.enqueue({"default", "x"});
-  ASSERT_TRUE(eventually([&] { return reconciler_.count("default/x") == 1; }));
-  ASSERT_TRUE(eventually([&] { return controller.queue().failures("default/x") == 1; }));
-  // 5 ms, then 10 ms, then 20 ms: nothing happens before each delay has passed.
+  // 5 ms, then 10 ms, then 20 ms: nothing happens before each delay has passed. Each round waits
+  // until the failed key is parked, so its due time is taken before the clock moves.
   for (int i = 1; i <= 3; ++i) {
+    ASSERT_TRUE(eventually([&] {
+      return reconciler_.count("default/x") == i && controller.queue().failures("default/x") == i &&
+             controller.queue().delayedLength() == 1;
+    }));
     auto delay = std::chrono::milliseconds(5 << (i - 1));
     clock_.advance(delay - std::chrono::microseconds(100));
     EXPECT_EQ(reconciler_.count("default/x"), i);
     clock_.advance(std::chrono::microseconds(100));
-    ASSERT_TRUE(eventually([&] { return reconciler_.count("default/x") == i + 1; }));
   }
+  ASSERT_TRUE(eventually([&] { return reconciler_.count("default/x") == 4; }));
   ASSERT_TRUE(eventually([&] { return controller.queue().failures("default/x") == 0; }));
   controller.stop();
   EXPECT_EQ(metrics_.counter("controller_runtime_reconcile_errors_total", "", {"controller"})
@@ -186,7 +190,10 @@ TEST_F(ControllerTest, AReconcilePastItsDeadlineIsCancelledAndRetried) {
   controller.enqueue({"default", "slow"});
   ASSERT_TRUE(eventually([&] { return reconciler_.count("default/slow") == 1; }));
   clock_.advance(std::chrono::seconds(11));
-  ASSERT_TRUE(eventually([&] { return controller.queue().failures("default/slow") == 1; }));
+  ASSERT_TRUE(eventually([&] {
+    return controller.queue().failures("default/slow") == 1 &&
+           controller.queue().delayedLength() == 1;
+  }));
   EXPECT_TRUE(sawCancel);
   clock_.advance(std::chrono::milliseconds(5));
   EXPECT_TRUE(eventually([&] { return reconciler_.count("default/slow") == 2; }));
