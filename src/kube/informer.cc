@@ -38,8 +38,11 @@ void Informer::addHandler(EventHandler handler) {
 void Informer::start() {
   if (thread_.joinable()) return;
   thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
-  if (options_.resyncPeriod.count() > 0)
-    resyncThread_ = std::jthread([this](std::stop_token stop) { resyncLoop(stop); });
+  if (options_.resyncPeriod.count() > 0) {
+    // The first period counts from start(), not from whenever the thread gets to run.
+    auto first = clock_.steadyNow() + options_.resyncPeriod;
+    resyncThread_ = std::jthread([this, first](std::stop_token stop) { resyncLoop(stop, first); });
+  }
 }
 
 void Informer::stop() {
@@ -216,7 +219,7 @@ void Informer::backoff(std::stop_token stop) {
     clock_.waitUntil(lock, cv_, deadline);
 }
 
-void Informer::resyncLoop(std::stop_token stop) {
+void Informer::resyncLoop(std::stop_token stop, std::chrono::steady_clock::time_point deadline) {
   std::stop_callback wake(stop, [this] {
     std::lock_guard lock(mu_);
     cv_.notify_all();
@@ -224,9 +227,9 @@ void Informer::resyncLoop(std::stop_token stop) {
   while (!stop.stop_requested()) {
     {
       std::unique_lock lock(mu_);
-      auto deadline = clock_.steadyNow() + options_.resyncPeriod;
       while (!stop.stop_requested() && clock_.steadyNow() < deadline)
         clock_.waitUntil(lock, cv_, deadline);
+      deadline = clock_.steadyNow() + options_.resyncPeriod;
     }
     if (stop.stop_requested() || !synced_) continue;
     for (const auto& object : cache_.list())

@@ -77,7 +77,7 @@ class Informer {
 
  private:
   void run(std::stop_token stop);
-  void resyncLoop(std::stop_token stop);
+  void resyncLoop(std::stop_token stop, std::chrono::steady_clock::time_point deadline);
   bool relist(std::stop_token stop);
   // Returns true when the next round should relist (410 or an unusable stream).
   bool watchOnce(std::stop_token stop);
