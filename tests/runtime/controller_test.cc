@@ -94,6 +94,7 @@ TEST_F(ControllerTest, ReconcilesEveryObjectAndRequeuesAfterOnTheClock) {
   EXPECT_TRUE(eventually([&] { return reconciler_.count("default/a") == 2; }));
   EXPECT_EQ(reconciler_.count("default/b"), 1);
   stop.request_stop();
+  informer.stop();  // its handlers feed the controller, which goes first
   controller.stop();
   EXPECT_GE(metrics_.counter("controller_runtime_reconcile_total", "", {"controller", "result"})
                 .with({"configmaps", "success"})
@@ -139,6 +140,7 @@ TEST_F(ControllerTest, OwnedObjectsEnqueueTheirOwner) {
   // Only the controller reference of the right kind maps; nothing else was reconciled.
   EXPECT_EQ(reconciler_.count("default/web-1"), 0);
   EXPECT_EQ(reconciler_.count("default/other"), 0);
+  pods.stop();  // its handlers feed the controller, which goes first
   controller.stop();
 }
 
