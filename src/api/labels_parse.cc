@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "api/core/validation.h"
 #include "api/labels.h"
 
@@ -16,14 +19,7 @@ namespace nodewright::api {
 namespace {
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) {
-      out += sep;
-    }
-    out += parts[i];
-  }
-  return out;
+  return fmt::format("{}", fmt::join(parts, sep));
 }
 
 enum class Token {

@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "aws/query.h"
 #include "core/check.h"
 
@@ -171,15 +174,6 @@ std::vector<std::string> signableHeaders(const Headers& headers) {
   return names;  // sorted: the map orders names case-insensitively
 }
 
-std::string join(const std::vector<std::string>& names, char separator) {
-  std::string out;
-  for (const auto& name : names) {
-    if (!out.empty()) out += separator;
-    out += name;
-  }
-  return out;
-}
-
 std::string credentialScope(std::string_view date, std::string_view region,
                             std::string_view service) {
   std::string scope(date);
@@ -309,7 +303,7 @@ std::string canonicalRequest(const Request& request, const std::vector<std::stri
     out += '\n';
   }
   out += '\n';
-  out += join(signedHeaders, ';');
+  out += fmt::format("{}", fmt::join(signedHeaders, ";"));
   out += '\n';
   out += payloadHash;
   return out;
@@ -343,7 +337,7 @@ core::Status sign(Request& request, const Credentials& credentials, std::string_
                    canonicalRequest(request, signedHeaders, prepared->payloadHash, service));
   std::string authorization(kAlgorithm);
   authorization += " Credential=" + credentials.accessKeyId + '/' + prepared->scope;
-  authorization += ", SignedHeaders=" + join(signedHeaders, ';');
+  authorization += ", SignedHeaders=" + fmt::format("{}", fmt::join(signedHeaders, ";"));
   authorization += ", Signature=" + signatureHex(credentials.secretAccessKey, prepared->scope, sts);
   request.headers.emplace("Authorization", std::move(authorization));
   return core::ok();
@@ -364,7 +358,7 @@ core::Status presign(Request& request, const Credentials& credentials, std::stri
       {"X-Amz-Credential", credentials.accessKeyId + '/' + prepared->scope},
       {"X-Amz-Date", prepared->amzDate},
       {"X-Amz-Expires", std::to_string(expires.count())},
-      {"X-Amz-SignedHeaders", join(signedHeaders, ';')},
+      {"X-Amz-SignedHeaders", fmt::format("{}", fmt::join(signedHeaders, ";"))},
   };
   if (!credentials.sessionToken.empty()) {
     auth.emplace_back("X-Amz-Security-Token", credentials.sessionToken);

@@ -10,6 +10,7 @@
 
 #include "api/object.h"
 #include "api/registry.h"
+#include "core/check.h"
 #include "core/clock.h"
 #include "core/token_bucket.h"
 #include "kube/config.h"
@@ -137,11 +138,15 @@ class Client {
 // The registered kind whose C++ type is T (its newest version).
 template <class T>
 const api::KindInfo& kindOf(const api::Registry& registry = api::builtinRegistry()) {
-  static const api::KindInfo* found = [&registry]() -> const api::KindInfo* {
-    for (const auto& k : registry.kinds())
+  auto search = [](const api::Registry& r) -> const api::KindInfo* {
+    for (const auto& k : r.kinds())
       if (k.type == &api::reflect::opsFor<T>()) return &k;
     return nullptr;
-  }();
+  };
+  // The built-in registry never changes, so its answer is kept; other registries are searched.
+  static const api::KindInfo* builtin = search(api::builtinRegistry());
+  const api::KindInfo* found = &registry == &api::builtinRegistry() ? builtin : search(registry);
+  NW_CHECK(found != nullptr);
   return *found;
 }
 

@@ -3,6 +3,9 @@
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "api/core/validation.h"
 #include "api/labels.h"
 
@@ -21,14 +24,7 @@ const std::vector<std::string>& taintEffects() {
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) {
-      out += sep;
-    }
-    out += parts[i];
-  }
-  return out;
+  return fmt::format("{}", fmt::join(parts, sep));
 }
 
 void validateTaint(const Taint& t, const FieldPath& path, FieldErrors& errors) {
