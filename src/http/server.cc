@@ -280,7 +280,10 @@ class BeastServer : public Server {
       std::string_view target(message.target().data(), message.target().size());
       size_t q = target.find('?');
       request.path = percentDecode(target.substr(0, q));
-      if (q != std::string_view::npos) parseQuery(target.substr(q + 1), request.query);
+      if (q != std::string_view::npos) {
+        request.rawQuery = std::string(target.substr(q + 1));
+        parseQuery(request.rawQuery, request.query);
+      }
       for (const auto& field : message) {
         std::string name(field.name_string());
         for (char& c : name)

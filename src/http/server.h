@@ -20,6 +20,7 @@ struct Request {
   std::string method;
   std::string path;  // decoded, without the query
   std::multimap<std::string, std::string> query;
+  std::string rawQuery;  // after '?', as sent (signatures cover the encoded form)
   std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
 
