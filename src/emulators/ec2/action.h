@@ -1,0 +1,57 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "aws/error.h"
+#include "aws/query.h"
+#include "emulators/ec2/catalog.h"
+#include "emulators/ec2/world.h"
+#include "emulators/engine/engine.h"
+
+// One EC2 Query action of the emulator. The front end (emulator.cc) has verified the signature,
+// applied throttling and injected faults; the action reads its parameters and returns the body of
+// <{Action}Response> (built with aws::xml::Ec2Response) or the EC2 error to send.
+namespace nodewright::emulators::ec2 {
+
+struct ActionContext {
+  Engine& engine;
+  const Catalog& catalog;
+  const World& world;
+  const aws::Params& params;
+  std::string_view action;
+  std::string_view requestId;
+  std::string_view caller;  // the access key id that signed the request
+};
+
+using ActionHandler = std::function<aws::ApiResult<std::string>(ActionContext&)>;
+
+// Throttling classes with AWS's published bucket sizes (Throttle::define in emulator.cc).
+namespace bucket {
+inline constexpr std::string_view kRunInstances = "RunInstances";              // 5, 2/s
+inline constexpr std::string_view kTerminateInstances = "TerminateInstances";  // 100, 5/s
+inline constexpr std::string_view kMutating = "mutating";                      // 50, 5/s
+inline constexpr std::string_view kDescribe = "describe";                      // 100, 20/s
+}  // namespace bucket
+
+struct ActionEntry {
+  std::string_view bucketClass;
+  ActionHandler handler;
+};
+
+using ActionTable = std::map<std::string, ActionEntry, std::less<>>;
+
+// Each group of actions adds itself; defined next to the actions.
+// DescribeInstanceTypes, DescribeInstanceTypeOfferings, DescribeAvailabilityZones,
+// DescribeVpcs, DescribeSubnets, DescribeSecurityGroups, DescribeImages,
+// DescribeSpotPriceHistory.
+void addDescribeActions(ActionTable& table);
+// CreateLaunchTemplate, DescribeLaunchTemplates, DescribeLaunchTemplateVersions,
+// DeleteLaunchTemplate.
+void addLaunchTemplateActions(ActionTable& table);
+// RunInstances, CreateFleet, DescribeInstances, TerminateInstances, CreateTags, DeleteTags.
+void addInstanceActions(ActionTable& table);
+
+}  // namespace nodewright::emulators::ec2

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "emulators/ec2/action.h"
+#include "emulators/ec2/catalog.h"
+#include "emulators/ec2/world.h"
+#include "emulators/engine/engine.h"
+#include "http/server.h"
+
+// `nodewright emulate ec2`: EC2's Query protocol (Version 2016-11-15) and SSM's GetParameter
+// over HTTP, on the simulated-cloud engine. Requests must be signed with SigV4 by a configured
+// access key; errors use EC2's XML shape with Code, Message and RequestID.
+namespace nodewright::emulators::ec2 {
+
+// EC2's usual durations (emulated time): an instance runs ~10 s after launch, terminates
+// ~30 s after TerminateInstances. The fault configuration can force others.
+std::map<std::string, Latency, std::less<>> defaultLatencies();
+
+struct Ec2EmulatorOptions {
+  // Access key id -> secret access key.
+  std::map<std::string, std::string, std::less<>> credentials{{"nodewright", "nodewright"}};
+  EngineOptions engine;
+  std::map<std::string, Latency, std::less<>> latencies = defaultLatencies();
+  Catalog catalog = builtinCatalog();
+  WorldConfig world = defaultWorld();
+  size_t maxBodyBytes = 4 * 1024 * 1024;
+};
+
+// Thread-safe: the HTTP server calls serve() from one thread per connection.
+class Ec2Emulator {
+ public:
+  static core::Result<std::unique_ptr<Ec2Emulator>> create(const core::Clock& clock,
+                                                           Ec2EmulatorOptions options);
+
+  http::Response serve(const http::Request& request);
+  // The 413 for a body over maxBodyBytes, in EC2's error shape.
+  http::Response tooLarge(size_t limit) const;
+
+  Engine& engine() { return engine_; }
+  const World& world() const { return world_; }
+  const Catalog& catalog() const { return catalog_; }
+  const Ec2EmulatorOptions& options() const { return options_; }
+
+ private:
+  Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options);
+
+  http::Response serveEc2(const http::Request& request, const std::string& requestId);
+  http::Response serveSsmRequest(const http::Request& request, const std::string& requestId);
+  std::string nextRequestId();
+
+  const core::Clock& clock_;
+  Ec2EmulatorOptions options_;
+  Engine engine_;
+  Catalog catalog_;
+  World world_;
+  ActionTable actions_;
+};
+
+// An emulator behind an HTTP server on a loopback port, for `nodewright emulate ec2`, tests and
+// benchmarks.
+class Ec2Server {
+ public:
+  static core::Result<std::unique_ptr<Ec2Server>> start(const core::Clock& clock,
+                                                        Ec2EmulatorOptions options,
+                                                        std::string host = "127.0.0.1",
+                                                        uint16_t port = 0);
+  ~Ec2Server();
+
+  std::string url() const;  // "http://127.0.0.1:PORT"
+  uint16_t port() const { return server_->port(); }
+  Ec2Emulator& emulator() { return *emulator_; }
+  void stop();
+
+ private:
+  Ec2Server(std::unique_ptr<Ec2Emulator> emulator, std::string host);
+
+  std::unique_ptr<Ec2Emulator> emulator_;
+  std::unique_ptr<http::Server> server_;
+  std::string host_;
+};
+
+}  // namespace nodewright::emulators::ec2

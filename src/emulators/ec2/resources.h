@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "emulators/ec2/catalog.h"
+#include "emulators/engine/resource_store.h"
+
+// The EC2 resources the emulator keeps in the engine's ResourceStore: their type names there and
+// their attributes. Launch templates, instances and fleets define theirs next to their actions.
+namespace nodewright::emulators::ec2 {
+
+namespace kind {
+inline constexpr std::string_view kVpc = "vpc";
+inline constexpr std::string_view kSubnet = "subnet";
+inline constexpr std::string_view kSecurityGroup = "security-group";
+inline constexpr std::string_view kImage = "image";
+inline constexpr std::string_view kLaunchTemplate = "launch-template";
+inline constexpr std::string_view kInstance = "instance";
+inline constexpr std::string_view kFleet = "fleet";
+}  // namespace kind
+
+struct VpcAttributes : Attributes {
+  std::string cidrBlock;
+  bool isDefault = false;
+};
+
+// availableIps changes as launches take addresses and terminations return them; the store
+// swaps in a new SubnetAttributes under its lock (ResourceStore::update), so a check and a take
+// are one step.
+struct SubnetAttributes : Attributes {
+  std::string vpcId;
+  std::string zone;    // "us-east-1a"
+  std::string zoneId;  // "use1-az1"
+  std::string cidrBlock;
+  std::string ipv6CidrBlock;  // empty: IPv4 only
+  int64_t availableIps = 0;
+  bool mapPublicIpOnLaunch = false;
+};
+
+struct SecurityGroupAttributes : Attributes {
+  std::string name;
+  std::string description;
+  std::string vpcId;
+};
+
+struct ImageAttributes : Attributes {
+  std::string name;
+  std::string description;
+  std::string ownerId;     // "137112412989"
+  std::string ownerAlias;  // "amazon"; empty for the account's own images
+  Architecture architecture = Architecture::X86_64;
+  std::string creationDate;  // "2024-11-15T00:00:00.000Z"
+  std::optional<std::string> deprecationTime;
+  std::string platformDetails = "Linux/UNIX";
+  std::string rootDeviceName = "/dev/xvda";
+};
+
+}  // namespace nodewright::emulators::ec2
