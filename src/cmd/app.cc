@@ -34,6 +34,7 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
     Action action;
     addUpCommand(app, ctx, action);
     addApiServerCommand(app, ctx, action);
+    addEmulateCommand(app, ctx, action);
     addValidateCommand(app, ctx, action);
     addConvertCommand(app, ctx, action);
     addExplainCommand(app, ctx, action);

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
 
 #include "api/registry.h"
 
@@ -38,7 +39,12 @@ void addCrdsCommand(CLI::App& app, Context& ctx, Action& action);
 void addExplainCommand(CLI::App& app, Context& ctx, Action& action);
 void addUpCommand(CLI::App& app, Context& ctx, Action& action);
 void addApiServerCommand(CLI::App& app, Context& ctx, Action& action);
-// controller, emulate, drift, disruption, status: arrive with later issues.
+void addEmulateCommand(CLI::App& app, Context& ctx, Action& action);
+// controller, drift, disruption, status: arrive with later issues.
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action);
+// A command in DESIGN.md's contract that a later issue delivers. It accepts any flags so that
+// scripts written against the contract get the clear message rather than a usage error.
+void addPlaceholder(CLI::App& parent, const std::string& name, const std::string& description,
+                    int issue, Context& ctx, Action& action);
 
 }  // namespace nodewright::cmd

@@ -1,6 +1,8 @@
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -18,6 +20,7 @@
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
 #include "core/clock.h"
+#include "emulators/ec2/emulator.h"
 
 namespace nodewright::cmd {
 namespace {
@@ -37,15 +40,16 @@ struct UpOptions {
 struct Component {
   std::string name;
   int issue;  // the issue that delivers it
+  bool available = false;
 };
 
 std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
   std::vector<Component> out;
   out.push_back({"embedded API server (SQLite in " + dataDir.string() + ", writes " +
                      (dataDir / "kubeconfig").string() + ")",
-                 3});
+                 3, true});
   if (o.cloud == "emulated") {
-    out.push_back({"EC2 emulator", 5});
+    out.push_back({"EC2 emulator (writes " + (dataDir / "aws" / "config").string() + ")", 5, true});
     out.push_back({"ARM (Azure Resource Manager) emulator", 9});
   }
   out.push_back({"controller runtime", 4});
@@ -95,6 +99,49 @@ void summarizeModel(const api::Registry& registry, const std::vector<api::Json>&
   }
 }
 
+// An AWS config and credentials pair that points the AWS CLI and SDKs at the emulator:
+// AWS_CONFIG_FILE=DIR/aws/config AWS_SHARED_CREDENTIALS_FILE=DIR/aws/credentials aws ec2 ...
+core::Status writeAwsConfig(const fs::path& dir, const std::string& url,
+                            const std::string& region) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return core::fail(core::Error::internal("creating " + dir.string() + ": " + ec.message()));
+  }
+  std::ofstream config(dir / "config");
+  config << "[default]\nregion = " << region << "\nendpoint_url = " << url << "\n";
+  std::ofstream credentials(dir / "credentials");
+  // The emulator's well-known development key, not a secret (DESIGN.md).
+  credentials << "[default]\naws_access_key_id = nodewright\naws_secret_access_key = nodewright\n";
+  if (!config || !credentials) {
+    return core::fail(core::Error::internal("writing " + dir.string()));
+  }
+  fs::permissions(dir / "credentials", fs::perms::owner_read | fs::perms::owner_write, ec);
+  return {};
+}
+
+core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const UpOptions& o,
+                                                                  const fs::path& dataDir,
+                                                                  const core::Clock& clock,
+                                                                  Context& ctx) {
+  emulators::ec2::Ec2EmulatorOptions options;
+  options.engine.timeScale = o.timeScale;
+  auto server = emulators::ec2::Ec2Server::start(clock, std::move(options));
+  if (!server) {
+    return core::fail(server.error());
+  }
+  const fs::path awsDir = dataDir / "aws";
+  if (auto written = writeAwsConfig(awsDir, (*server)->url(), (*server)->emulator().world().region);
+      !written) {
+    return core::fail(written.error());
+  }
+  ctx.out << "EC2 emulator: " << (*server)->url()
+          << " (try: AWS_CONFIG_FILE=" << (awsDir / "config").string()
+          << " AWS_SHARED_CREDENTIALS_FILE=" << (awsDir / "credentials").string()
+          << " aws ec2 describe-subnets)\n";
+  return server;
+}
+
 int up(const UpOptions& o, Context& ctx) {
   std::error_code ec;
   fs::path dataDir = fs::absolute(o.dataDir, ec);
@@ -105,7 +152,7 @@ int up(const UpOptions& o, Context& ctx) {
           << fmt::format("{}", o.timeScale) << (o.dryRun ? ", dry run" : "") << ")\n";
   ctx.out << "plan:\n";
   for (const Component& c : plan(o, dataDir)) {
-    if (c.issue == 3) {
+    if (c.available) {
       ctx.out << "  " << c.name << "\n";
     } else {
       ctx.out << "  " << c.name << ": not yet available in this build (issue " << c.issue << ")\n";
@@ -148,12 +195,25 @@ int up(const UpOptions& o, Context& ctx) {
     return kExitFailed;
   }
   ctx.out << "embedded API server: " << (*server)->url() << "\n";
+  std::unique_ptr<emulators::ec2::Ec2Server> ec2;
+  if (o.cloud == "emulated") {
+    auto started = startEc2(o, dataDir, clock, ctx);
+    if (!started) {
+      ctx.err << "error: EC2 emulator: " << started.error().message() << "\n";
+      (*server)->stop();
+      return kExitFailed;
+    }
+    ec2 = std::move(*started);
+  }
   ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
           << " get nodepools,nodeclaims,ec2nodeclasses\n";
   ctx.out.flush();
   if (waiter) {
     int sig = waiter->wait();
     ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+  }
+  if (ec2) {
+    ec2->stop();
   }
   (*server)->stop();
   return kExitOk;

@@ -37,7 +37,10 @@ TEST(UpCommandTest, PrintsPlanWritesCrdsAndIsReady) {
   EXPECT_TRUE(contains(r.out, "embedded API server: https://127.0.0.1:")) << r.out;
   EXPECT_TRUE(contains(r.out, "nodewright is ready: kubectl --kubeconfig " + data + "/kubeconfig"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "  EC2 emulator: not yet available in this build (issue 5)\n"));
+  EXPECT_TRUE(contains(r.out, "  EC2 emulator (writes " + data + "/aws/config)\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "EC2 emulator: http://127.0.0.1:")) << r.out;
+  EXPECT_TRUE(contains(testing::readFile(dir.path() / "data" / "aws" / "config"),
+                       "endpoint_url = http://127.0.0.1:"));
   EXPECT_TRUE(contains(r.out, "  every CRD schema is structural\n")) << r.out;
   for (const auto& [name, text] : api::crd::crdFiles(api::builtinRegistry())) {
     EXPECT_EQ(testing::readFile(dir.path() / "data" / "crds" / name), text) << name;
