@@ -13,6 +13,7 @@
 
 #include "aws/query.h"
 #include "core/check.h"
+#include "core/hex.h"
 
 namespace nodewright::aws::sigv4 {
 namespace {
@@ -50,17 +51,6 @@ Digest hmac(std::string_view key, std::string_view data) {
 
 std::string_view view(const Digest& digest) {
   return {reinterpret_cast<const char*>(digest.data()), digest.size()};
-}
-
-std::string hex(const Digest& digest) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(digest.size() * 2);
-  for (unsigned char byte : digest) {
-    out += kDigits[byte >> 4];
-    out += kDigits[byte & 0xF];
-  }
-  return out;
 }
 
 bool isWhitespace(char c) {
@@ -234,7 +224,7 @@ std::string signatureHex(std::string_view secret, std::string_view scope,
     keyView = view(current);
     start = slash + 1;
   }
-  return hex(hmac(keyView, stringToSign));
+  return core::hexEncode(view(hmac(keyView, stringToSign)));
 }
 
 bool HeaderNameLess::operator()(std::string_view a, std::string_view b) const {
@@ -243,7 +233,7 @@ bool HeaderNameLess::operator()(std::string_view a, std::string_view b) const {
 }
 
 std::string sha256Hex(std::string_view data) {
-  return hex(sha256(data));
+  return core::hexEncode(view(sha256(data)));
 }
 
 std::string formatAmzDate(core::TimePoint time) {

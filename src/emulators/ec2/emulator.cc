@@ -140,6 +140,16 @@ http::Response Ec2Emulator::serve(const http::Request& request) {
   return serveEc2(request, requestId);
 }
 
+aws::ApiResult<aws::sigv4::Identity> Ec2Emulator::authenticate(const http::Request& request,
+                                                               std::string_view service) const {
+  auto secret = [this](std::string_view key) -> std::optional<std::string> {
+    auto it = options_.credentials.find(key);
+    return it == options_.credentials.end() ? std::nullopt : std::optional(it->second);
+  };
+  return aws::sigv4::verify(signedPart(request), secret, clock_.now(),
+                            {world_.region, std::string(service), std::chrono::minutes(15)});
+}
+
 http::Response Ec2Emulator::serveEc2(const http::Request& request, const std::string& requestId) {
   auto params = requestParams(request);
   const std::string action = params ? params->strOr("Action", "") : std::string();
@@ -153,12 +163,7 @@ http::Response Ec2Emulator::serveEc2(const http::Request& request, const std::st
   if (request.method != "POST" && request.method != "GET") {
     return fail({"UnsupportedProtocol", "Use POST or GET.", 400});  // GUESS: code
   }
-  auto secret = [this](std::string_view key) -> std::optional<std::string> {
-    auto it = options_.credentials.find(key);
-    return it == options_.credentials.end() ? std::nullopt : std::optional(it->second);
-  };
-  auto identity = aws::sigv4::verify(signedPart(request), secret, clock_.now(),
-                                     {world_.region, "ec2", std::chrono::minutes(15)});
+  auto identity = authenticate(request, "ec2");
   if (!identity) {
     return fail(identity.error());
   }
@@ -210,12 +215,7 @@ http::Response Ec2Emulator::serveSsmRequest(const http::Request& request,
     engine_.stats().recordRequest("ssm:" + operation, error.code);
     return ssmError(error, requestId);
   };
-  auto secret = [this](std::string_view key) -> std::optional<std::string> {
-    auto it = options_.credentials.find(key);
-    return it == options_.credentials.end() ? std::nullopt : std::optional(it->second);
-  };
-  auto identity = aws::sigv4::verify(signedPart(request), secret, clock_.now(),
-                                     {world_.region, "ssm", std::chrono::minutes(15)});
+  auto identity = authenticate(request, "ssm");
   if (!identity) {
     return fail(identity.error());
   }

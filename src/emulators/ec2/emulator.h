@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "aws/sigv4.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "emulators/ec2/action.h"
@@ -49,6 +50,9 @@ class Ec2Emulator {
  private:
   Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options);
 
+  // The signer of a request to `service` ("ec2", "ssm"), or the SigV4 error to send.
+  aws::ApiResult<aws::sigv4::Identity> authenticate(const http::Request& request,
+                                                    std::string_view service) const;
   http::Response serveEc2(const http::Request& request, const std::string& requestId);
   http::Response serveSsmRequest(const http::Request& request, const std::string& requestId);
   std::string nextRequestId();

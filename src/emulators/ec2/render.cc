@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "aws/xml.h"
+#include "core/hex.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
@@ -13,46 +14,8 @@ namespace {
 // typed by hand) is rejected instead of silently starting somewhere odd.
 constexpr std::string_view kTokenPrefix = "nw1:";
 
-std::string hexEncode(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 0xf];
-  }
-  return out;
-}
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  return -1;
-}
-
-std::optional<std::string> hexDecode(std::string_view text) {
-  if (text.size() % 2 != 0) {
-    return std::nullopt;
-  }
-  std::string out;
-  out.reserve(text.size() / 2);
-  for (size_t i = 0; i < text.size(); i += 2) {
-    int high = hexValue(text[i]);
-    int low = hexValue(text[i + 1]);
-    if (high < 0 || low < 0) {
-      return std::nullopt;
-    }
-    out += static_cast<char>(high * 16 + low);
-  }
-  return out;
-}
-
 std::optional<std::string> decodeNextToken(std::string_view token) {
-  auto text = hexDecode(token);
+  auto text = core::hexDecode(token);
   if (!text || !text->starts_with(kTokenPrefix) || text->size() == kTokenPrefix.size()) {
     return std::nullopt;
   }
@@ -114,7 +77,7 @@ aws::ApiResult<PageRequest> parsePageRequest(const aws::Params& params, int64_t 
 std::string encodeNextToken(std::string_view after) {
   std::string text(kTokenPrefix);
   text += after;
-  return hexEncode(text);
+  return core::hexEncode(text);
 }
 
 void addNextToken(pugi::xml_node parent, std::string_view after) {
