@@ -60,7 +60,18 @@ struct InstanceTypeInfo {
   int maximumEfaInterfaces = 0;
   GpuInfo gpus;
   AcceleratorInfo accelerators;
+  // Baseline bandwidth across all cards (Karpenter's instance-network-bandwidth label).
   std::optional<int64_t> networkBandwidthMbps;
+  std::optional<bool> encryptionInTransit;
+  std::string cpuManufacturer;  // "intel", "amd", "aws"; empty when unknown
+  std::optional<int> sustainedClockSpeedMhz;
+  // EbsOptimizedInfo.MaximumBandwidthInMbps: Karpenter's instance-ebs-bandwidth label is this
+  // maximum, not the baseline.
+  std::optional<int64_t> ebsMaximumBandwidthMbps;
+  // NVMe instance storage in GB; 0 when the type is known to have no instance storage.
+  std::optional<int64_t> localNvmeGB;
+  // The number of equal NVMe disks making up localNvmeGB; nullopt when unknown.
+  std::optional<int> localNvmeDisks;
   std::optional<double> onDemandPrice;  // us-east-1 USD per hour, Linux, shared tenancy
   // E.g. {"on-demand", "spot"}; empty when the data did not say.
   std::vector<std::string> supportedUsageClasses;

@@ -1,5 +1,6 @@
 // The built-in instance catalog: facts for the common families, copied once from
-// ../shared/data/aws-instance-types.json (see its README for the sources of each field).
+// ../shared/data/aws-instance-types.json (see its README for the sources of each field);
+// CatalogTest.BuiltinAgreesWithTheDataFile checks every fact against the file.
 // c7i.32xlarge is left out: the data has no vCPU, memory or architecture for it.
 #include "emulators/ec2/catalog.h"
 
@@ -30,6 +31,26 @@ struct Row {
   int64_t bandwidthMbps;
   double price;
   int usageClasses;
+};
+
+enum Cpu { kIntel, kAmd, kAws };
+
+// Processor, EBS and encryption-in-transit facts, one row per type of kRows.
+struct PlatformRow {
+  const char* name;
+  Cpu cpu;
+  int clockMhz;  // sustained
+  int64_t ebsMaximumMbps;
+  bool encryptionInTransit;
+};
+
+// The types with NVMe instance storage; every other type of kRows has none. The data file
+// holds the total size only; the split into disks is EC2's DescribeInstanceTypes
+// InstanceStorageInfo.Disks (as copied in moto's ec2/resources/instance_types.json).
+struct StorageRow {
+  const char* name;
+  int disks;
+  int64_t diskGB;
 };
 
 struct AcceleratorRow {
@@ -175,6 +196,155 @@ constexpr Row kRows[] = {
     {"inf2.48xlarge", kX86, 192, 786432, kNitro, 1, 15, 50, -1, 0, 100000, 12.98127, 0},
 };
 
+constexpr PlatformRow kPlatform[] = {
+    {"m5.large", kIntel, 3100, 4750, false},
+    {"m5.xlarge", kIntel, 3100, 4750, false},
+    {"m5.2xlarge", kIntel, 3100, 4750, false},
+    {"m5.4xlarge", kIntel, 3100, 4750, false},
+    {"m5.8xlarge", kIntel, 3100, 6800, false},
+    {"m5.12xlarge", kIntel, 3100, 9500, false},
+    {"m5.16xlarge", kIntel, 3100, 13600, false},
+    {"m5.24xlarge", kIntel, 3100, 19000, false},
+    {"m5.metal", kIntel, 3100, 19000, false},
+    {"m6i.large", kIntel, 3500, 10000, true},
+    {"m6i.xlarge", kIntel, 3500, 10000, true},
+    {"m6i.2xlarge", kIntel, 3500, 10000, true},
+    {"m6i.4xlarge", kIntel, 3500, 10000, true},
+    {"m6i.8xlarge", kIntel, 3500, 10000, true},
+    {"m6i.12xlarge", kIntel, 3500, 15000, true},
+    {"m6i.16xlarge", kIntel, 3500, 20000, true},
+    {"m6i.24xlarge", kIntel, 3500, 30000, true},
+    {"m6i.32xlarge", kIntel, 3500, 40000, true},
+    {"m6i.metal", kIntel, 3500, 40000, true},
+    {"m7i.large", kIntel, 3200, 10000, true},
+    {"m7i.xlarge", kIntel, 3200, 10000, true},
+    {"m7i.2xlarge", kIntel, 3200, 10000, true},
+    {"m7i.4xlarge", kIntel, 3200, 10000, true},
+    {"m7i.8xlarge", kIntel, 3200, 10000, true},
+    {"m7i.12xlarge", kIntel, 3200, 15000, true},
+    {"m7i.16xlarge", kIntel, 3200, 20000, true},
+    {"m7i.24xlarge", kIntel, 3200, 30000, true},
+    {"m7i.48xlarge", kIntel, 3200, 40000, true},
+    {"m7i.metal-24xl", kIntel, 3200, 30000, true},
+    {"m7i.metal-48xl", kIntel, 3200, 40000, true},
+    {"c5.large", kIntel, 3400, 4750, false},
+    {"c5.xlarge", kIntel, 3400, 4750, false},
+    {"c5.2xlarge", kIntel, 3400, 4750, false},
+    {"c5.4xlarge", kIntel, 3400, 4750, false},
+    {"c5.9xlarge", kIntel, 3400, 9500, false},
+    {"c5.12xlarge", kIntel, 3600, 9500, false},
+    {"c5.18xlarge", kIntel, 3400, 19000, false},
+    {"c5.24xlarge", kIntel, 3600, 19000, false},
+    {"c5.metal", kIntel, 3600, 19000, false},
+    {"c6i.large", kIntel, 3500, 10000, true},
+    {"c6i.xlarge", kIntel, 3500, 10000, true},
+    {"c6i.2xlarge", kIntel, 3500, 10000, true},
+    {"c6i.4xlarge", kIntel, 3500, 10000, true},
+    {"c6i.8xlarge", kIntel, 3500, 10000, true},
+    {"c6i.12xlarge", kIntel, 3500, 15000, true},
+    {"c6i.16xlarge", kIntel, 3500, 20000, true},
+    {"c6i.24xlarge", kIntel, 3500, 30000, true},
+    {"c6i.32xlarge", kIntel, 3500, 40000, true},
+    {"c6i.metal", kIntel, 3500, 40000, true},
+    {"c7i.large", kIntel, 3200, 10000, true},
+    {"c7i.xlarge", kIntel, 3200, 10000, true},
+    {"c7i.2xlarge", kIntel, 3200, 10000, true},
+    {"c7i.4xlarge", kIntel, 3200, 10000, true},
+    {"c7i.8xlarge", kIntel, 3200, 10000, true},
+    {"c7i.12xlarge", kIntel, 3200, 15000, true},
+    {"c7i.16xlarge", kIntel, 3200, 20000, true},
+    {"c7i.24xlarge", kIntel, 3200, 30000, true},
+    {"c7i.48xlarge", kIntel, 3200, 40000, true},
+    {"c7i.metal-24xl", kIntel, 3200, 30000, true},
+    {"c7i.metal-48xl", kIntel, 3200, 40000, true},
+    {"r5.large", kIntel, 3100, 4750, false},
+    {"r5.xlarge", kIntel, 3100, 4750, false},
+    {"r5.2xlarge", kIntel, 3100, 4750, false},
+    {"r5.4xlarge", kIntel, 3100, 4750, false},
+    {"r5.8xlarge", kIntel, 3100, 6800, false},
+    {"r5.12xlarge", kIntel, 3100, 9500, false},
+    {"r5.16xlarge", kIntel, 3100, 13600, false},
+    {"r5.24xlarge", kIntel, 3100, 19000, false},
+    {"r5.metal", kIntel, 3100, 19000, false},
+    {"r6i.large", kIntel, 3500, 10000, true},
+    {"r6i.xlarge", kIntel, 3500, 10000, true},
+    {"r6i.2xlarge", kIntel, 3500, 10000, true},
+    {"r6i.4xlarge", kIntel, 3500, 10000, true},
+    {"r6i.8xlarge", kIntel, 3500, 10000, true},
+    {"r6i.12xlarge", kIntel, 3500, 15000, true},
+    {"r6i.16xlarge", kIntel, 3500, 20000, true},
+    {"r6i.24xlarge", kIntel, 3500, 30000, true},
+    {"r6i.32xlarge", kIntel, 3500, 40000, true},
+    {"r6i.metal", kIntel, 3500, 40000, true},
+    {"m6g.medium", kAws, 2500, 4750, false},
+    {"m6g.large", kAws, 2500, 4750, false},
+    {"m6g.xlarge", kAws, 2500, 4750, false},
+    {"m6g.2xlarge", kAws, 2500, 4750, false},
+    {"m6g.4xlarge", kAws, 2500, 4750, false},
+    {"m6g.8xlarge", kAws, 2500, 9500, false},
+    {"m6g.12xlarge", kAws, 2500, 14250, false},
+    {"m6g.16xlarge", kAws, 2500, 19000, false},
+    {"m6g.metal", kAws, 2500, 19000, false},
+    {"m7g.medium", kAws, 2600, 10000, true},
+    {"m7g.large", kAws, 2600, 10000, true},
+    {"m7g.xlarge", kAws, 2600, 10000, true},
+    {"m7g.2xlarge", kAws, 2600, 10000, true},
+    {"m7g.4xlarge", kAws, 2600, 10000, true},
+    {"m7g.8xlarge", kAws, 2600, 10000, true},
+    {"m7g.12xlarge", kAws, 2600, 15000, true},
+    {"m7g.16xlarge", kAws, 2600, 20000, true},
+    {"m7g.metal", kAws, 2600, 20000, true},
+    {"c7g.medium", kAws, 2600, 10000, true},
+    {"c7g.large", kAws, 2600, 10000, true},
+    {"c7g.xlarge", kAws, 2600, 10000, true},
+    {"c7g.2xlarge", kAws, 2600, 10000, true},
+    {"c7g.4xlarge", kAws, 2600, 10000, true},
+    {"c7g.8xlarge", kAws, 2600, 10000, true},
+    {"c7g.12xlarge", kAws, 2600, 15000, true},
+    {"c7g.16xlarge", kAws, 2600, 20000, true},
+    {"c7g.metal", kAws, 2600, 20000, true},
+    {"t3.nano", kIntel, 2500, 2085, false},
+    {"t3.micro", kIntel, 2500, 2085, false},
+    {"t3.small", kIntel, 2500, 2085, false},
+    {"t3.medium", kIntel, 2500, 2085, false},
+    {"t3.large", kIntel, 2500, 2780, false},
+    {"t3.xlarge", kIntel, 2500, 2780, false},
+    {"t3.2xlarge", kIntel, 2500, 2780, false},
+    {"g5.xlarge", kAmd, 3300, 3500, true},
+    {"g5.2xlarge", kAmd, 3300, 3500, true},
+    {"g5.4xlarge", kAmd, 3300, 4750, true},
+    {"g5.8xlarge", kAmd, 3300, 16000, true},
+    {"g5.12xlarge", kAmd, 3300, 16000, true},
+    {"g5.16xlarge", kAmd, 3300, 16000, true},
+    {"g5.24xlarge", kAmd, 3300, 19000, true},
+    {"g5.48xlarge", kAmd, 3300, 19000, true},
+    {"p4d.24xlarge", kIntel, 3000, 19000, true},
+    {"p5.4xlarge", kAmd, 3600, 10000, true},
+    {"p5.48xlarge", kAmd, 3600, 80000, true},
+    {"trn1.2xlarge", kIntel, 3500, 20000, true},
+    {"trn1.32xlarge", kIntel, 3500, 80000, true},
+    {"inf2.xlarge", kAmd, 3600, 10000, true},
+    {"inf2.8xlarge", kAmd, 3600, 10000, true},
+    {"inf2.24xlarge", kAmd, 3600, 30000, true},
+    {"inf2.48xlarge", kAmd, 3600, 60000, true},
+};
+
+constexpr StorageRow kStorage[] = {
+    {"g5.xlarge", 1, 250},
+    {"g5.2xlarge", 1, 450},
+    {"g5.4xlarge", 1, 600},
+    {"g5.8xlarge", 1, 900},
+    {"g5.12xlarge", 1, 3800},
+    {"g5.16xlarge", 1, 1900},
+    {"g5.24xlarge", 1, 3800},
+    {"g5.48xlarge", 2, 3800},
+    {"p4d.24xlarge", 8, 1000},
+    {"p5.4xlarge", 1, 3800},
+    {"p5.48xlarge", 8, 3800},
+    {"trn1.2xlarge", 1, 474},
+    {"trn1.32xlarge", 4, 1900},
+};
+
 constexpr AcceleratorRow kAccelerators[] = {
     {"g5.xlarge", true, 1, "nvidia", "a10g", 22888},
     {"g5.2xlarge", true, 1, "nvidia", "a10g", 22888},
@@ -233,6 +403,24 @@ InstanceTypeInfo fromRow(const Row& row) {
   return info;
 }
 
+std::string_view cpuName(Cpu cpu) {
+  switch (cpu) {
+    case kIntel:
+      return "intel";
+    case kAmd:
+      return "amd";
+    case kAws:
+      return "aws";
+  }
+  return "";
+}
+
+// The type of `name`; every name of the side tables is one of kRows.
+InstanceTypeInfo& typeNamed(std::vector<InstanceTypeInfo>& types, std::string_view name) {
+  return *std::find_if(types.begin(), types.end(),
+                       [&](const InstanceTypeInfo& t) { return t.name == name; });
+}
+
 }  // namespace
 
 Catalog builtinCatalog() {
@@ -240,10 +428,22 @@ Catalog builtinCatalog() {
   types.reserve(std::size(kRows));
   for (const Row& row : kRows) {
     types.push_back(fromRow(row));
+    types.back().localNvmeGB = 0;
+  }
+  for (const PlatformRow& p : kPlatform) {
+    InstanceTypeInfo& t = typeNamed(types, p.name);
+    t.cpuManufacturer = cpuName(p.cpu);
+    t.sustainedClockSpeedMhz = p.clockMhz;
+    t.ebsMaximumBandwidthMbps = p.ebsMaximumMbps;
+    t.encryptionInTransit = p.encryptionInTransit;
+  }
+  for (const StorageRow& s : kStorage) {
+    InstanceTypeInfo& t = typeNamed(types, s.name);
+    t.localNvmeGB = s.disks * s.diskGB;
+    t.localNvmeDisks = s.disks;
   }
   for (const AcceleratorRow& a : kAccelerators) {
-    auto it = std::find_if(types.begin(), types.end(),
-                           [&](const InstanceTypeInfo& t) { return t.name == a.name; });
+    auto it = &typeNamed(types, a.name);
     if (a.gpu) {
       it->gpus = {a.count, a.manufacturer, a.model, a.memoryMiB};
     } else {

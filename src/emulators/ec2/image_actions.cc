@@ -134,6 +134,9 @@ void addImage(pugi::xml_node item, const Resource& r) {
   addText(item, "hypervisor", "xen");
   addBool(item, "enaSupport", true);
   addText(item, "sriovNetSupport", "simple");
+  if (!a->bootMode.empty()) {
+    addText(item, "bootMode", a->bootMode);
+  }
   if (a->deprecationTime) {
     addText(item, "deprecationTime", *a->deprecationTime);
   }

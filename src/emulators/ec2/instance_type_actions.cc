@@ -39,49 +39,24 @@ struct Derived {
   bool currentGeneration = true;
   bool nitro = false;  // Nitro, including bare metal on Nitro hardware
   int threadsPerCore = 2;
-  bool instanceStorage = false;
   bool burstable = false;
   int ipv6PerInterface = 0;
-  bool encryptionInTransit = false;
   std::vector<std::string> usageClasses;
   std::vector<std::string> bootModes;
 };
 
-// The family's generation and the letters after it: "m5d" -> (5, "d"); (0, "") without digits.
-std::pair<int, std::string_view> generationOf(std::string_view family) {
-  size_t digit = family.find_first_of("0123456789");
-  if (digit == std::string_view::npos) {
-    return {0, {}};
-  }
-  int generation = 0;
-  size_t end = digit;
-  while (end < family.size() && std::isdigit(static_cast<unsigned char>(family[end]))) {
-    generation = generation * 10 + (family[end] - '0');
-    ++end;
-  }
-  std::string_view suffix = family.substr(end);
-  return {generation, suffix.substr(0, suffix.find('-'))};
-}
-
 Derived derive(const InstanceTypeInfo& t) {
   Derived d;
-  auto [generation, suffix] = generationOf(t.family);
   d.currentGeneration = std::find(std::begin(kPreviousGeneration), std::end(kPreviousGeneration),
                                   t.family) == std::end(kPreviousGeneration);
   d.nitro = t.hypervisor.value_or("nitro") != "xen";
   const bool arm =
       t.architecture == Architecture::Arm64 || t.architecture == Architecture::Arm64Mac;
   d.threadsPerCore = arm || t.vcpu.value_or(2) == 1 ? 1 : 2;
-  // NVMe instance store: the "d" families (m5d, c6gd, r5dn, z1d) and the storage-optimized ones.
-  d.instanceStorage = suffix.find('d') != std::string_view::npos ||
-                      (t.family.size() > 1 && (t.family[0] == 'i' || t.family[0] == 'd') &&
-                       std::isdigit(static_cast<unsigned char>(t.family[1]))) ||
-                      t.family == "h1" || t.family == "im4gn" || t.family == "is4gen";
   d.burstable = t.family.size() > 1 && t.family[0] == 't' &&
                 std::isdigit(static_cast<unsigned char>(t.family[1]));
   d.ipv6PerInterface =
       d.currentGeneration ? t.ipv6PerInterface.value_or(t.ipv4PerInterface.value_or(0)) : 0;
-  d.encryptionInTransit = d.nitro && generation >= 6;
   d.usageClasses = t.supportedUsageClasses;
   if (d.usageClasses.empty()) {
     d.usageClasses = {"on-demand", "spot"};
@@ -101,6 +76,7 @@ Derived derive(const InstanceTypeInfo& t) {
 // manufacturer exactly ("NVIDIA") and lower-case the model, so the manufacturer is mapped and
 // the model only needs to round-trip through lower-kebab-case.
 std::string manufacturerName(std::string_view m) {
+  if (m == "intel") return "Intel";
   if (m == "nvidia") return "NVIDIA";
   if (m == "amd") return "AMD";
   if (m == "aws") return "AWS";
@@ -133,6 +109,11 @@ std::string modelName(std::string_view kebab) {
   return out;
 }
 
+// Gbps from Mbps, GHz from MHz: "0.75", "3.1", "100".
+std::string thousandths(int64_t value) {
+  return fmt::format("{}", static_cast<double>(value) / 1000.0);
+}
+
 void addStrings(pugi::xml_node parent, const char* name, const std::vector<std::string>& values) {
   pugi::xml_node list = addElement(parent, name);
   for (const std::string& value : values) {
@@ -154,6 +135,11 @@ void addNetworkInfo(pugi::xml_node parent, const InstanceTypeInfo& t, const Deri
     pugi::xml_node item = addItem(list);
     addInt(item, "networkCardIndex", card.index);
     addInt(item, "maximumNetworkInterfaces", card.maximumNetworkInterfaces);
+    // The data gives the bandwidth of all cards together; it is a card's own only when there
+    // is one.
+    if (t.networkBandwidthMbps && cards.size() == 1) {
+      addText(item, "baselineBandwidthInGbps", thousandths(*t.networkBandwidthMbps));
+    }
   }
   if (t.ipv4PerInterface) {
     addInt(net, "ipv4AddressesPerInterface", *t.ipv4PerInterface);
@@ -165,7 +151,9 @@ void addNetworkInfo(pugi::xml_node parent, const InstanceTypeInfo& t, const Deri
   if (t.efaSupported) {
     addInt(addElement(net, "efaInfo"), "maximumEfaInterfaces", t.maximumEfaInterfaces);
   }
-  addBool(net, "encryptionInTransitSupported", d.encryptionInTransit);
+  if (t.encryptionInTransit) {
+    addBool(net, "encryptionInTransitSupported", *t.encryptionInTransit);
+  }
 }
 
 void addAccelerators(pugi::xml_node parent, const InstanceTypeInfo& t) {
@@ -200,6 +188,36 @@ void addAccelerators(pugi::xml_node parent, const InstanceTypeInfo& t) {
   }
 }
 
+// Instance storage, where the catalog knows it, and EBS.
+void addStorage(pugi::xml_node item, const InstanceTypeInfo& t, const Derived& d) {
+  if (t.localNvmeGB) {
+    addBool(item, "instanceStorageSupported", *t.localNvmeGB > 0);
+  }
+  if (t.localNvmeGB.value_or(0) > 0) {
+    pugi::xml_node storage = addElement(item, "instanceStorageInfo");
+    addInt(storage, "totalSizeInGB", *t.localNvmeGB);
+    if (t.localNvmeDisks && *t.localNvmeDisks > 0) {
+      pugi::xml_node disk = addItem(addElement(storage, "disks"));
+      addInt(disk, "sizeInGB", *t.localNvmeGB / *t.localNvmeDisks);
+      addInt(disk, "count", *t.localNvmeDisks);
+      // Only the built-in catalog knows the split into disks, and its disks are all SSDs
+      // (EC2's data); the HDD types (d3, d3en, h1) are not among them.
+      addText(disk, "type", "ssd");
+    }
+    addText(storage, "nvmeSupport", "required");
+    // EC2 encrypts NVMe instance store volumes with XTS-AES-256, always.
+    addText(storage, "encryptionSupport", "required");
+  }
+  pugi::xml_node ebs = addElement(item, "ebsInfo");
+  addText(ebs, "ebsOptimizedSupport", d.nitro ? "default" : "supported");
+  addText(ebs, "encryptionSupport", "supported");
+  if (t.ebsMaximumBandwidthMbps) {
+    addInt(addElement(ebs, "ebsOptimizedInfo"), "maximumBandwidthInMbps",
+           *t.ebsMaximumBandwidthMbps);
+  }
+  addText(ebs, "nvmeSupport", d.nitro ? "required" : "unsupported");
+}
+
 void addInstanceType(pugi::xml_node list, const InstanceTypeInfo& t) {
   const Derived d = derive(t);
   pugi::xml_node item = addItem(list);
@@ -218,6 +236,12 @@ void addInstanceType(pugi::xml_node list, const InstanceTypeInfo& t) {
              t.architecture
                  ? std::vector<std::string>{std::string(architectureName(*t.architecture))}
                  : std::vector<std::string>{});
+  if (t.sustainedClockSpeedMhz) {
+    addText(processor, "sustainedClockSpeedInGhz", thousandths(*t.sustainedClockSpeedMhz));
+  }
+  if (!t.cpuManufacturer.empty()) {
+    addText(processor, "manufacturer", manufacturerName(t.cpuManufacturer));
+  }
   if (t.vcpu) {
     pugi::xml_node vcpu = addElement(item, "vCpuInfo");
     addInt(vcpu, "defaultVCpus", *t.vcpu);
@@ -227,11 +251,7 @@ void addInstanceType(pugi::xml_node list, const InstanceTypeInfo& t) {
   if (t.memoryMiB) {
     addInt(addElement(item, "memoryInfo"), "sizeInMiB", *t.memoryMiB);
   }
-  addBool(item, "instanceStorageSupported", d.instanceStorage);
-  pugi::xml_node ebs = addElement(item, "ebsInfo");
-  addText(ebs, "ebsOptimizedSupport", d.nitro ? "default" : "supported");
-  addText(ebs, "encryptionSupport", "supported");
-  addText(ebs, "nvmeSupport", d.nitro ? "required" : "unsupported");
+  addStorage(item, t, d);
   addNetworkInfo(item, t, d);
   addAccelerators(item, t);
   addBool(item, "burstablePerformanceSupported", d.burstable);
@@ -257,7 +277,10 @@ std::vector<std::string> typeValues(const InstanceTypeInfo& t, std::string_view 
     return t.hypervisor && !t.hypervisor->empty() ? std::vector<std::string>{*t.hypervisor}
                                                   : std::vector<std::string>{};
   }
-  if (name == "instance-storage-supported") return {boolText(d.instanceStorage)};
+  if (name == "instance-storage-supported") {
+    return t.localNvmeGB ? std::vector<std::string>{boolText(*t.localNvmeGB > 0)}
+                         : std::vector<std::string>{};
+  }
   if (name == "processor-info.supported-architecture") {
     return t.architecture ? std::vector<std::string>{std::string(architectureName(*t.architecture))}
                           : std::vector<std::string>{};
@@ -274,7 +297,8 @@ std::vector<std::string> typeValues(const InstanceTypeInfo& t, std::string_view 
     return number(t.efaSupported ? std::optional<int64_t>(t.maximumEfaInterfaces) : std::nullopt);
   }
   if (name == "network-info.encryption-in-transit-supported") {
-    return {boolText(d.encryptionInTransit)};
+    return t.encryptionInTransit ? std::vector<std::string>{boolText(*t.encryptionInTransit)}
+                                 : std::vector<std::string>{};
   }
   if (name == "network-info.ipv4-addresses-per-interface") return number(t.ipv4PerInterface);
   if (name == "network-info.ipv6-addresses-per-interface") return number(d.ipv6PerInterface);

@@ -177,6 +177,10 @@ std::vector<std::string> vpcValues(const World& world, const Resource& r, std::s
   if (n == "vpc-id") return {r.id};
   if (n == "cidr" || n == "cidr-block-association.cidr-block") return {a->cidrBlock};
   if (n == "cidr-block-association.state") return {"associated"};
+  if (n == "ipv6-cidr-block-association.ipv6-cidr-block") {
+    return a->ipv6CidrBlock.empty() ? std::vector<std::string>{}
+                                    : std::vector<std::string>{a->ipv6CidrBlock};
+  }
   if (n == "is-default") return {boolText(a->isDefault)};
   if (n == "state") return {stateOf(r)};
   if (n == "owner-id") return {world.accountId};
@@ -197,7 +201,15 @@ void addVpc(pugi::xml_node item, const World& world, const Resource& r) {
     addText(cidr, "associationId", derivedId("vpc-cidr-assoc", r.id));
     addCidrBlockState(cidr, "cidrBlockState");
   }
-  addElement(item, "ipv6CidrBlockAssociationSet");
+  pugi::xml_node ipv6 = addElement(item, "ipv6CidrBlockAssociationSet");
+  if (a && !a->ipv6CidrBlock.empty()) {
+    pugi::xml_node assoc = addItem(ipv6);
+    addText(assoc, "associationId", derivedId("vpc-cidr-assoc", r.id + "/ipv6"));
+    addText(assoc, "ipv6CidrBlock", a->ipv6CidrBlock);
+    addCidrBlockState(assoc, "ipv6CidrBlockState");
+    addText(assoc, "networkBorderGroup", world.region);
+    addText(assoc, "ipv6Pool", "Amazon");
+  }
   addText(item, "dhcpOptionsId", derivedId("dopt", r.id));
   addText(item, "instanceTenancy", "default");
   addBool(item, "isDefault", a && a->isDefault);
@@ -210,7 +222,8 @@ aws::ApiResult<std::string> describeVpcs(ActionContext& ctx) {
   return describeStored(
       ctx, kAction,
       {"vpc-id", "cidr", "cidr-block-association.cidr-block", "cidr-block-association.state",
-       "is-default", "state", "owner-id", "dhcp-options-id"});
+       "ipv6-cidr-block-association.ipv6-cidr-block", "is-default", "state", "owner-id",
+       "dhcp-options-id"});
 }
 
 // ---- DescribeSubnets
@@ -261,6 +274,11 @@ void addSubnet(pugi::xml_node item, const World& world, const Resource& r) {
   addBool(item, "mapPublicIpOnLaunch", a->mapPublicIpOnLaunch);
   addBool(item, "assignIpv6AddressOnCreation", false);
   addBool(item, "ipv6Native", false);
+  // EC2's defaults for a subnet made without hostname options.
+  pugi::xml_node dns = addElement(item, "privateDnsNameOptionsOnLaunch");
+  addText(dns, "hostnameType", "ip-name");
+  addBool(dns, "enableResourceNameDnsARecord", false);
+  addBool(dns, "enableResourceNameDnsAAAARecord", false);
   addTagSet(item, r.tags);
 }
 
@@ -301,12 +319,15 @@ void addSecurityGroup(pugi::xml_node item, const World& world, const Resource& r
   addText(item, "vpcId", a->vpcId);
   addText(item, "securityGroupArn", arn(world, "security-group", r.id));
   addElement(item, "ipPermissions");
-  // The rule EC2 gives every new group: all traffic out.
+  // The rule EC2 gives every new group: all traffic out, over IPv6 too in an IPv6 VPC.
   pugi::xml_node egress = addItem(addElement(item, "ipPermissionsEgress"));
   addText(egress, "ipProtocol", "-1");
   addElement(egress, "groups");
   addText(addItem(addElement(egress, "ipRanges")), "cidrIp", "0.0.0.0/0");
-  addElement(egress, "ipv6Ranges");
+  pugi::xml_node ipv6 = addElement(egress, "ipv6Ranges");
+  if (a->ipv6Egress) {
+    addText(addItem(ipv6), "cidrIpv6", "::/0");
+  }
   addElement(egress, "prefixListIds");
   addTagSet(item, r.tags);
 }

@@ -24,6 +24,7 @@ inline constexpr std::string_view kFleet = "fleet";
 
 struct VpcAttributes : Attributes {
   std::string cidrBlock;
+  std::string ipv6CidrBlock;  // the Amazon-provided /56; empty: IPv4 only
   bool isDefault = false;
 };
 
@@ -44,6 +45,9 @@ struct SecurityGroupAttributes : Attributes {
   std::string name;
   std::string description;
   std::string vpcId;
+  // EC2 gives a new group an egress rule for all IPv4 traffic and, when its VPC has an IPv6
+  // block, one for all IPv6 traffic.
+  bool ipv6Egress = false;
 };
 
 struct ImageAttributes : Attributes {
@@ -56,6 +60,7 @@ struct ImageAttributes : Attributes {
   std::optional<std::string> deprecationTime;
   std::string platformDetails = "Linux/UNIX";
   std::string rootDeviceName = "/dev/xvda";
+  std::string bootMode;  // "uefi", "legacy-bios", "uefi-preferred"; empty: not set
 };
 
 }  // namespace nodewright::emulators::ec2

@@ -1,5 +1,7 @@
 #include "emulators/ec2/world.h"
 
+#include <arpa/inet.h>
+
 #include <memory>
 #include <set>
 #include <utility>
@@ -114,6 +116,47 @@ int64_t usableAddresses(std::string_view cidr) {
   return (int64_t{1} << (32 - prefix)) - 5;
 }
 
+// The /56 holding an IPv6 /64 ("2600:1f18:4e2c:4a01::/64" -> "2600:1f18:4e2c:4a00::/56"):
+// EC2 gives a VPC an Amazon-provided /56 and its subnets /64s inside it. Empty when malformed.
+std::string enclosing56(std::string_view cidr) {
+  in6_addr addr{};
+  const std::string address(cidr.substr(0, cidr.find('/')));
+  if (inet_pton(AF_INET6, address.c_str(), &addr) != 1) {
+    return "";
+  }
+  for (size_t i = 7; i < sizeof(addr.s6_addr); ++i) {
+    addr.s6_addr[i] = 0;
+  }
+  char text[INET6_ADDRSTRLEN] = {};
+  return inet_ntop(AF_INET6, &addr, text, sizeof(text)) ? std::string(text) + "/56" : "";
+}
+
+// The VPC's IPv6 block: the /56 around its subnets' /64s, the first one's when they differ.
+// WorldConfig has no IPv6 block of its own for a VPC.
+std::string vpcIpv6Block(const VpcConfig& vpc) {
+  for (const SubnetConfig& subnet : vpc.subnets) {
+    if (!subnet.ipv6CidrBlock.empty()) {
+      return enclosing56(subnet.ipv6CidrBlock);
+    }
+  }
+  return "";
+}
+
+// The boot mode parameter of the seeded images; empty for images that have none.
+std::string bootModeOf(const ImageConfig& image) {
+  if (image.ownerId != kEksOwner) {
+    return "";  // Bottlerocket and the account's own images: not known
+  }
+  // Source: the AL2023 user guide ("The boot mode of AL2023 AMIs is set to uefi-preferred").
+  // GUESS: EKS's AL2023 node images keep it.
+  if (image.name.starts_with("amazon-eks-node-al2023-")) {
+    return "uefi-preferred";
+  }
+  // GUESS: AL2 boots UEFI on Graviton only (EC2 user guide, UEFI requirements), legacy BIOS
+  // elsewhere.
+  return image.architecture == Architecture::Arm64 ? "uefi" : "legacy-bios";
+}
+
 template <class T>
 AttributesPtr share(T value) {
   return std::make_shared<const T>(std::move(value));
@@ -215,6 +258,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
     VpcAttributes attrs;
     attrs.cidrBlock = vpc.cidrBlock;
     attrs.isDefault = vpc.isDefault;
+    attrs.ipv6CidrBlock = vpcIpv6Block(vpc);
     auto vpcId = create(store, kind::kVpc, vpc.id, "vpc", "available", vpc.tags, share(attrs));
     if (!vpcId) {
       return core::fail(vpcId.error());
@@ -244,6 +288,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
       g.name = group.name;
       g.description = group.description;
       g.vpcId = *vpcId;
+      g.ipv6Egress = !attrs.ipv6CidrBlock.empty();
       if (auto st = create(store, kind::kSecurityGroup, group.id, "sg", "available", group.tags,
                            share(g));
           !st) {
@@ -265,6 +310,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
     a.architecture = image.architecture;
     a.creationDate = image.creationDate.empty() ? std::string(kReleaseDate) : image.creationDate;
     a.deprecationTime = image.deprecationTime;
+    a.bootMode = bootModeOf(image);
     auto id = create(store, kind::kImage, image.id, "ami", "available", image.tags, share(a));
     if (!id) {
       return core::fail(id.error());

@@ -75,6 +75,14 @@ TEST(CatalogTest, BuiltinAgreesWithTheDataFile) {
     EXPECT_EQ(b.accelerators.count, f->accelerators.count);
     EXPECT_EQ(b.accelerators.name, f->accelerators.name);
     EXPECT_EQ(b.networkBandwidthMbps, f->networkBandwidthMbps);
+    EXPECT_EQ(b.encryptionInTransit, f->encryptionInTransit);
+    EXPECT_EQ(b.cpuManufacturer, f->cpuManufacturer);
+    EXPECT_EQ(b.sustainedClockSpeedMhz, f->sustainedClockSpeedMhz);
+    EXPECT_EQ(b.ebsMaximumBandwidthMbps, f->ebsMaximumBandwidthMbps);
+    EXPECT_EQ(b.localNvmeGB, f->localNvmeGB);
+    if (b.localNvmeDisks) {
+      EXPECT_EQ(*b.localNvmeGB % *b.localNvmeDisks, 0);  // equal disks
+    }
     EXPECT_EQ(b.onDemandPrice, f->onDemandPrice);
     EXPECT_EQ(b.supportedUsageClasses, f->supportedUsageClasses);
   }
@@ -125,6 +133,48 @@ TEST(CatalogTest, P5HasThirtyTwoCards) {
     EXPECT_EQ(t->supportedUsageClasses,
               (std::vector<std::string>{"capacity-block", "on-demand", "spot"}));
   }
+}
+
+TEST(CatalogTest, LocalStorageEncryptionAndProcessorFacts) {
+  for (const Catalog& catalog : {builtinCatalog(), fullCatalog()}) {
+    const InstanceTypeInfo* g5 = catalog.find("g5.xlarge");
+    ASSERT_NE(g5, nullptr);
+    EXPECT_EQ(g5->localNvmeGB, 250);
+    EXPECT_EQ(g5->encryptionInTransit, true);
+    EXPECT_EQ(g5->cpuManufacturer, "amd");
+    EXPECT_EQ(g5->sustainedClockSpeedMhz, 3300);
+    EXPECT_EQ(g5->ebsMaximumBandwidthMbps, 3500);
+    const InstanceTypeInfo* p4d = catalog.find("p4d.24xlarge");
+    EXPECT_EQ(p4d->localNvmeGB, 8000);
+    EXPECT_EQ(p4d->encryptionInTransit, true);
+    // Known to have no instance storage: a Nitro type Karpenter's docs describe without it.
+    const InstanceTypeInfo* m5 = catalog.find("m5.large");
+    EXPECT_EQ(m5->localNvmeGB, 0);
+    EXPECT_EQ(m5->encryptionInTransit, false);
+    EXPECT_EQ(catalog.find("m5.metal")->localNvmeGB, 0);
+  }
+  EXPECT_EQ(builtinCatalog().find("p4d.24xlarge")->localNvmeDisks, 8);
+  EXPECT_EQ(builtinCatalog().find("g5.48xlarge")->localNvmeDisks, 2);
+  EXPECT_FALSE(fullCatalog().find("g5.xlarge")->localNvmeDisks);  // the file has totals only
+  // Only in the ENI tables: nothing is known of its storage or encryption.
+  EXPECT_FALSE(fullCatalog().find("c7i.32xlarge")->localNvmeGB);
+  EXPECT_FALSE(fullCatalog().find("c7i.32xlarge")->encryptionInTransit);
+}
+
+TEST(CatalogTest, NoLocalStorageIsInferredOnlyFromKarpenterDocsOnNitro) {
+  auto catalog = parseCatalog(R"([
+      {"name":"a.docs","hypervisor":"nitro","sources":{"karpenter-docs@x:preview":["vcpu"]}},
+      {"name":"b.metal","hypervisor":"","bareMetal":true,"sources":{"karpenter-docs@x":[]}},
+      {"name":"c.nodocs","hypervisor":"nitro","sources":{"karpenter-vpclimits":["hypervisor"]}},
+      {"name":"d.xen","hypervisor":"xen","sources":{"karpenter-docs@x":[]}},
+      {"name":"e.nvme","hypervisor":"nitro","localNvmeGB":75}])",
+                              "t.json");
+  ASSERT_TRUE(catalog) << catalog.error().message();
+  EXPECT_EQ(catalog->find("a.docs")->localNvmeGB, 0);
+  EXPECT_EQ(catalog->find("b.metal")->localNvmeGB, 0);
+  EXPECT_FALSE(catalog->find("c.nodocs")->localNvmeGB);
+  EXPECT_FALSE(catalog->find("d.xen")->localNvmeGB);  // Xen instance stores need not be NVMe
+  EXPECT_EQ(catalog->find("e.nvme")->localNvmeGB, 75);
 }
 
 TEST(CatalogTest, GravitonIsArm64AndTrainiumHasAccelerators) {

@@ -151,6 +151,82 @@ TEST_F(DescribeActionsTest, InstanceTypesReportTheCatalogFacts) {
             w_.catalog().find("trn1.2xlarge")->accelerators.count);
 }
 
+// The values are EC2's (as in moto's copy of DescribeInstanceTypes), which the data file agrees
+// with: the catalog tests check the built-in table against the file.
+TEST_F(DescribeActionsTest, InstanceTypesReportProcessorStorageAndBandwidth) {
+  auto body =
+      w_.call("DescribeInstanceTypes",
+              "InstanceType.1=m5.large&InstanceType.2=g5.xlarge&InstanceType.3=p4d.24xlarge");
+  ASSERT_TRUE(body) << body.error().message;
+  std::map<std::string, pugi::xml_node> byName;
+  Xml xml(*body);
+  for (auto item : xml.items("instanceTypeSet")) {
+    byName[item.child_value("instanceType")] = item;
+  }
+  ASSERT_EQ(byName.size(), 3u);
+  pugi::xml_node m5 = byName.at("m5.large");
+  EXPECT_STREQ(m5.child("processorInfo").child_value("manufacturer"), "Intel");
+  EXPECT_EQ(m5.child("processorInfo").child("sustainedClockSpeedInGhz").text().as_double(), 3.1);
+  EXPECT_STREQ(m5.child_value("instanceStorageSupported"), "false");
+  EXPECT_FALSE(m5.child("instanceStorageInfo"));
+  EXPECT_STREQ(m5.child("ebsInfo").child("ebsOptimizedInfo").child_value("maximumBandwidthInMbps"),
+               "4750");
+  EXPECT_STREQ(m5.child("ebsInfo").child_value("ebsOptimizedSupport"), "default");
+  pugi::xml_node m5net = m5.child("networkInfo");
+  EXPECT_STREQ(m5net.child_value("encryptionInTransitSupported"), "false");
+  EXPECT_EQ(
+      m5net.child("networkCards").child("item").child("baselineBandwidthInGbps").text().as_double(),
+      0.75);
+
+  pugi::xml_node g5 = byName.at("g5.xlarge");
+  EXPECT_STREQ(g5.child("processorInfo").child_value("manufacturer"), "AMD");
+  EXPECT_STREQ(g5.child_value("instanceStorageSupported"), "true");
+  pugi::xml_node storage = g5.child("instanceStorageInfo");
+  EXPECT_STREQ(storage.child_value("totalSizeInGB"), "250");
+  EXPECT_STREQ(storage.child_value("nvmeSupport"), "required");
+  pugi::xml_node disk = storage.child("disks").child("item");
+  EXPECT_STREQ(disk.child_value("sizeInGB"), "250");
+  EXPECT_STREQ(disk.child_value("count"), "1");
+  EXPECT_STREQ(disk.child_value("type"), "ssd");
+  EXPECT_STREQ(g5.child("networkInfo").child_value("encryptionInTransitSupported"), "true");
+
+  pugi::xml_node p4d = byName.at("p4d.24xlarge");
+  pugi::xml_node p4dDisk = p4d.child("instanceStorageInfo").child("disks").child("item");
+  EXPECT_STREQ(p4dDisk.child_value("sizeInGB"), "1000");
+  EXPECT_STREQ(p4dDisk.child_value("count"), "8");
+  EXPECT_STREQ(p4d.child("networkInfo").child_value("encryptionInTransitSupported"), "true");
+  // The data has the bandwidth of the four cards together, not each card's.
+  EXPECT_FALSE(p4d.child("networkInfo")
+                   .child("networkCards")
+                   .child("item")
+                   .child("baselineBandwidthInGbps"));
+
+  auto storageTypes = allPages(
+      w_, "DescribeInstanceTypes",
+      "Filter.1.Name=instance-storage-supported&Filter.1.Value.1=true&Filter.2.Name=instance-type"
+      "&Filter.2.Value.1=g5.*&Filter.2.Value.2=m5.*",
+      "instanceTypeSet", "instanceType");
+  EXPECT_EQ(storageTypes.size(), 8u) << "the eight g5 sizes, no m5";
+}
+
+// A type whose storage and encryption no source knew shows neither, rather than "false".
+TEST(DescribeInstanceTypeUnknownsTest, UnknownFactsAreLeftOut) {
+  auto catalog = parseCatalog(R"([{"name":"x9.big","architecture":"amd64","vcpu":2}])", "t");
+  ASSERT_TRUE(catalog) << catalog.error().message();
+  DescribeWorld w(defaultWorld(), std::move(*catalog));
+  auto body = w.call("DescribeInstanceTypes", "InstanceType.1=x9.big");
+  ASSERT_TRUE(body) << body.error().message;
+  auto item = Xml(*body).items("instanceTypeSet").at(0);
+  EXPECT_FALSE(item.child("instanceStorageSupported"));
+  EXPECT_FALSE(item.child("networkInfo").child("encryptionInTransitSupported"));
+  EXPECT_FALSE(item.child("processorInfo").child("manufacturer"));
+  EXPECT_FALSE(item.child("ebsInfo").child("ebsOptimizedInfo"));
+  auto matched = w.call("DescribeInstanceTypes",
+                        "Filter.1.Name=instance-storage-supported&Filter.1.Value.1=false");
+  ASSERT_TRUE(matched);
+  EXPECT_TRUE(Xml(*matched).items("instanceTypeSet").empty());
+}
+
 TEST_F(DescribeActionsTest, UnknownInstanceTypesAreListedInTheError) {
   expectError(w_.call("DescribeInstanceTypes",
                       "InstanceType.1=m5.large&InstanceType.2=m5.huge&InstanceType.3=x9.tiny"),
@@ -361,6 +437,10 @@ TEST_F(DescribeActionsTest, SubnetsAreFilteredByTagsAndZones) {
   EXPECT_STREQ(s.child_value("mapPublicIpOnLaunch"), "false");
   EXPECT_STREQ(s.child("ipv6CidrBlockAssociationSet").child("item").child_value("ipv6CidrBlock"),
                "2600:1f18:4e2c:4a00::/64");
+  auto dns = s.child("privateDnsNameOptionsOnLaunch");
+  EXPECT_STREQ(dns.child_value("hostnameType"), "ip-name");
+  EXPECT_STREQ(dns.child_value("enableResourceNameDnsARecord"), "false");
+  EXPECT_STREQ(dns.child_value("enableResourceNameDnsAAAARecord"), "false");
   std::map<std::string, std::string> tags;
   for (auto tag : s.child("tagSet").children("item")) {
     tags[tag.child_value("key")] = tag.child_value("value");
@@ -414,6 +494,21 @@ TEST_F(DescribeActionsTest, SecurityGroupsAreFilteredByTagsAndIds) {
   EXPECT_STREQ(group.child_value("ownerId"), "123456789012");
   EXPECT_TRUE(group.child("ipPermissions"));
   EXPECT_FALSE(group.child("ipPermissions").first_child());
+  // EC2's default egress rules: all IPv4 and, as the VPC has an IPv6 block, all IPv6 traffic.
+  auto egress = group.child("ipPermissionsEgress").child("item");
+  EXPECT_STREQ(egress.child_value("ipProtocol"), "-1");
+  EXPECT_STREQ(egress.child("ipRanges").child("item").child_value("cidrIp"), "0.0.0.0/0");
+  EXPECT_STREQ(egress.child("ipv6Ranges").child("item").child_value("cidrIpv6"), "::/0");
+  auto other = w_.call("DescribeSecurityGroups", "GroupId.1=sg-0f0f0f0f0f0f00002");
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(Xml(*other)
+                   .items("securityGroupInfo")
+                   .at(0)
+                   .child("ipPermissionsEgress")
+                   .child("item")
+                   .child("ipv6Ranges")
+                   .first_child())
+      << "an IPv4-only VPC's group has no IPv6 rule";
 
   expectError(w_.call("DescribeSecurityGroups", "GroupId.1=sg-0123456789abcdef0"),
               "InvalidGroup.NotFound", "'sg-0123456789abcdef0'");
@@ -443,6 +538,20 @@ TEST_F(DescribeActionsTest, VpcsAreFilteredAndFound) {
   EXPECT_STREQ(vpc.child_value("cidrBlock"), "10.0.0.0/16");
   EXPECT_STREQ(vpc.child_value("isDefault"), "false");
   EXPECT_STREQ(vpc.child_value("state"), "available");
+  // The /56 around the subnets' /64s.
+  auto ipv6 = vpc.child("ipv6CidrBlockAssociationSet").child("item");
+  EXPECT_STREQ(ipv6.child_value("ipv6CidrBlock"), "2600:1f18:4e2c:4a00::/56");
+  EXPECT_STREQ(ipv6.child("ipv6CidrBlockState").child_value("state"), "associated");
+  EXPECT_STREQ(ipv6.child_value("ipv6Pool"), "Amazon");
+  auto byIpv6 = allPages(w_, "DescribeVpcs",
+                         "Filter.1.Name=ipv6-cidr-block-association.ipv6-cidr-block"
+                         "&Filter.1.Value.1=2600:1f18:4e2c:4a00::/56",
+                         "vpcSet", "vpcId");
+  EXPECT_EQ(byIpv6, std::vector<std::string>{"vpc-0e2c4a6f8b1d30001"});
+  auto other = w_.call("DescribeVpcs", "VpcId.1=vpc-0f0f0f0f0f0f00002");
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(
+      Xml(*other).items("vpcSet").at(0).child("ipv6CidrBlockAssociationSet").first_child());
   expectError(w_.call("DescribeVpcs", "VpcId.1=vpc-0123456789abcdef0"), "InvalidVpcID.NotFound");
 }
 
@@ -481,6 +590,7 @@ TEST_F(DescribeActionsTest, ImagesAreFilteredByNameArchitectureAndTags) {
   EXPECT_STREQ(image.child_value("rootDeviceType"), "ebs");
   EXPECT_STREQ(image.child_value("virtualizationType"), "hvm");
   EXPECT_STREQ(image.child_value("creationDate"), "2024-11-15T00:00:00.000Z");
+  EXPECT_STREQ(image.child_value("bootMode"), "uefi-preferred");
   const std::string id = image.child_value("imageId");
 
   // The SSM parameter of the alias names the same image.
@@ -496,6 +606,12 @@ TEST_F(DescribeActionsTest, ImagesAreFilteredByNameArchitectureAndTags) {
                       "&Filter.2.Name=tag:karpenter.sh/discovery&Filter.2.Value.1=nodewright",
                       "imagesSet", "name");
   EXPECT_EQ(arm, std::vector<std::string>{"nodewright-custom-al2023-arm64"});
+  // Images whose boot mode parameter is not known have none, as on EC2.
+  auto custom = w_.call("DescribeImages", "Owner.1=self");
+  ASSERT_TRUE(custom);
+  for (auto item : Xml(*custom).items("imagesSet")) {
+    EXPECT_FALSE(item.child("bootMode")) << item.child_value("name");
+  }
   auto tagKey = allPages(w_, "DescribeImages", "Filter.1.Name=tag-key&Filter.1.Value.1=Name",
                          "imagesSet", "name");
   EXPECT_EQ(tagKey.size(), 2u);
