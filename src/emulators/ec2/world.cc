@@ -1,7 +1,5 @@
 #include "emulators/ec2/world.h"
 
-#include <arpa/inet.h>
-
 #include <memory>
 #include <set>
 #include <utility>
@@ -44,6 +42,14 @@ ImageConfig eksImage(std::string name, Architecture arch, std::string_view owner
   return image;
 }
 
+// Source: the AL2023 user guide ("The boot mode of AL2023 AMIs is set to uefi-preferred").
+// GUESS: EKS's AL2023 node images keep it; AL2 boots UEFI on Graviton only (EC2 user guide, UEFI
+// requirements), legacy BIOS elsewhere.
+constexpr std::string_view kAl2023BootMode = "uefi-preferred";
+std::string al2BootMode(Architecture arch) {
+  return arch == Architecture::Arm64 ? "uefi" : "legacy-bios";
+}
+
 // Versions as "1.31"; AL2 images end with 1.32, as EKS's do.
 bool hasAl2(std::string_view version) {
   int major = 0, minor = 0;
@@ -68,6 +74,7 @@ void addEksImages(std::vector<ImageConfig>& out, const std::string& v) {
     const std::string base = fmt::format("{}/amazon-linux-2023/{}/{}", eks, a.arch, a.variant);
     out.push_back(eksImage(name, a.architecture, kEksOwner,
                            {base + "/recommended/image_id", base + "/" + name + "/image_id"}));
+    out.back().bootMode = std::string(kAl2023BootMode);
   }
   if (hasAl2(v)) {
     struct Al2 {
@@ -82,6 +89,7 @@ void addEksImages(std::vector<ImageConfig>& out, const std::string& v) {
       out.push_back(eksImage(name, a.architecture, kEksOwner,
                              {fmt::format("{}/{}/recommended/image_id", eks, a.path),
                               fmt::format("{}/{}/{}/image_id", eks, a.path, name)}));
+      out.back().bootMode = al2BootMode(a.architecture);
     }
   }
   struct Bottlerocket {
@@ -114,47 +122,6 @@ int64_t usableAddresses(std::string_view cidr) {
     return 0;
   }
   return (int64_t{1} << (32 - prefix)) - 5;
-}
-
-// The /56 holding an IPv6 /64 ("2600:1f18:4e2c:4a01::/64" -> "2600:1f18:4e2c:4a00::/56"):
-// EC2 gives a VPC an Amazon-provided /56 and its subnets /64s inside it. Empty when malformed.
-std::string enclosing56(std::string_view cidr) {
-  in6_addr addr{};
-  const std::string address(cidr.substr(0, cidr.find('/')));
-  if (inet_pton(AF_INET6, address.c_str(), &addr) != 1) {
-    return "";
-  }
-  for (size_t i = 7; i < sizeof(addr.s6_addr); ++i) {
-    addr.s6_addr[i] = 0;
-  }
-  char text[INET6_ADDRSTRLEN] = {};
-  return inet_ntop(AF_INET6, &addr, text, sizeof(text)) ? std::string(text) + "/56" : "";
-}
-
-// The VPC's IPv6 block: the /56 around its subnets' /64s, the first one's when they differ.
-// WorldConfig has no IPv6 block of its own for a VPC.
-std::string vpcIpv6Block(const VpcConfig& vpc) {
-  for (const SubnetConfig& subnet : vpc.subnets) {
-    if (!subnet.ipv6CidrBlock.empty()) {
-      return enclosing56(subnet.ipv6CidrBlock);
-    }
-  }
-  return "";
-}
-
-// The boot mode parameter of the seeded images; empty for images that have none.
-std::string bootModeOf(const ImageConfig& image) {
-  if (image.ownerId != kEksOwner) {
-    return "";  // Bottlerocket and the account's own images: not known
-  }
-  // Source: the AL2023 user guide ("The boot mode of AL2023 AMIs is set to uefi-preferred").
-  // GUESS: EKS's AL2023 node images keep it.
-  if (image.name.starts_with("amazon-eks-node-al2023-")) {
-    return "uefi-preferred";
-  }
-  // GUESS: AL2 boots UEFI on Graviton only (EC2 user guide, UEFI requirements), legacy BIOS
-  // elsewhere.
-  return image.architecture == Architecture::Arm64 ? "uefi" : "legacy-bios";
 }
 
 template <class T>
@@ -190,6 +157,7 @@ WorldConfig defaultWorld() {
   VpcConfig main;
   main.id = "vpc-0e2c4a6f8b1d30001";
   main.cidrBlock = "10.0.0.0/16";
+  main.ipv6CidrBlock = "2600:1f18:4e2c:4a00::/56";
   main.tags = discoveryTags("nodewright");
   const char* letters = "abc";
   for (int i = 0; i < 3; ++i) {
@@ -258,7 +226,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
     VpcAttributes attrs;
     attrs.cidrBlock = vpc.cidrBlock;
     attrs.isDefault = vpc.isDefault;
-    attrs.ipv6CidrBlock = vpcIpv6Block(vpc);
+    attrs.ipv6CidrBlock = vpc.ipv6CidrBlock;
     auto vpcId = create(store, kind::kVpc, vpc.id, "vpc", "available", vpc.tags, share(attrs));
     if (!vpcId) {
       return core::fail(vpcId.error());
@@ -310,7 +278,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
     a.architecture = image.architecture;
     a.creationDate = image.creationDate.empty() ? std::string(kReleaseDate) : image.creationDate;
     a.deprecationTime = image.deprecationTime;
-    a.bootMode = bootModeOf(image);
+    a.bootMode = image.bootMode;
     auto id = create(store, kind::kImage, image.id, "ami", "available", image.tags, share(a));
     if (!id) {
       return core::fail(id.error());

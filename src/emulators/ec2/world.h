@@ -44,6 +44,7 @@ struct SecurityGroupConfig {
 struct VpcConfig {
   std::string id;
   std::string cidrBlock;
+  std::string ipv6CidrBlock;  // the Amazon-provided /56 its subnets' /64s come from; empty: none
   bool isDefault = false;
   Tags tags;
   std::vector<SubnetConfig> subnets;
@@ -59,6 +60,7 @@ struct ImageConfig {
   std::string ownerAlias;
   std::string creationDate;
   std::optional<std::string> deprecationTime;
+  std::string bootMode;  // "uefi", "legacy-bios", "uefi-preferred"; empty: not set
   Tags tags;
   // SSM parameters whose value is this image's id.
   std::vector<std::string> ssmParameters;

@@ -96,6 +96,7 @@ VpcConfig readVpc(ConfigFields& f, FieldErrors& errors) {
   VpcConfig vpc;
   vpc.id = f.string("id").value_or("");
   vpc.cidrBlock = f.string("cidrBlock").value_or("10.0.0.0/16");
+  vpc.ipv6CidrBlock = f.string("ipv6CidrBlock").value_or("");
   vpc.isDefault = f.boolean("isDefault").value_or(false);
   vpc.tags = readTags(f, errors);
   forEach(f, "subnets", errors,
@@ -133,6 +134,7 @@ ImageConfig readImage(ConfigFields& f, FieldErrors& errors) {
   image.ownerAlias = f.string("ownerAlias").value_or("");
   image.creationDate = f.string("creationDate").value_or("");
   image.deprecationTime = f.string("deprecationTime");
+  image.bootMode = f.string("bootMode").value_or("");
   image.tags = readTags(f, errors);
   image.ssmParameters = readStrings(f, "ssmParameters", errors);
   return image;
