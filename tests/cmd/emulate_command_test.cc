@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/apiserver/process.h"
 #include "cmd/cmd_test_util.h"
+#include "support/apiserver/process.h"
 
 namespace nodewright::cmd {
 namespace {
