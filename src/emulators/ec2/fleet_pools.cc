@@ -7,10 +7,6 @@
 namespace nodewright::emulators::ec2 {
 namespace {
 
-bool matches(const std::string& pattern, std::string_view value) {
-  return pattern.empty() || pattern == "*" || pattern == value;
-}
-
 // Larger is better; unlimited beats any count.
 int64_t capacityRank(const PoolCandidate& p) {
   return p.remaining.value_or(std::numeric_limits<int64_t>::max());
@@ -53,16 +49,6 @@ std::vector<size_t> orderPools(const std::vector<PoolCandidate>& pools, std::str
     std::stable_sort(order.begin(), cheap, byCapacity);
   }
   return order;
-}
-
-std::optional<int64_t> remainingCapacity(const FaultConfig& faults, const CapacityKey& key) {
-  for (const CapacityPool& pool : faults.capacity) {
-    if (matches(pool.instanceType, key.instanceType) && matches(pool.zone, key.zone) &&
-        matches(pool.capacityType, key.capacityType)) {
-      return pool.remaining.value_or(0);
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace nodewright::emulators::ec2

@@ -35,8 +35,4 @@ inline constexpr double kPriceCapacityBand = 1.2;
 // Ties keep request order. Unknown strategies order by price.
 std::vector<size_t> orderPools(const std::vector<PoolCandidate>& pools, std::string_view strategy);
 
-// What the fault configuration leaves a pool: the first matching entry decides, as
-// Faults::takeCapacity does. nullopt when no entry matches (unlimited).
-std::optional<int64_t> remainingCapacity(const FaultConfig& faults, const CapacityKey& key);
-
 }  // namespace nodewright::emulators::ec2

@@ -364,19 +364,19 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
     return tl::unexpected(toApiError(*error));
   }
   const CapacityKey pool{req.instanceType, req.subnet.zone, plan.lifecycle};
-  // Faults cannot take capacity back, so a launch that cannot get its minimum takes none.
-  const auto left = remainingCapacity(ctx.engine.faults().config(), pool);
   const int64_t granted =
-      left && *left < plan.minCount ? 0 : ctx.engine.faults().takeCapacity(pool, plan.maxCount);
-  if (granted < plan.minCount) {
+      ctx.engine.faults().takeCapacity(pool, plan.maxCount, std::max<int64_t>(plan.minCount, 1));
+  if (granted < plan.minCount || granted == 0) {
     return tl::unexpected(
         insufficientCapacityError(ctx.world, req.instanceType, req.subnet.zone, plan.lifecycle));
   }
   const std::vector<NetworkInterfaceSpec> interfaces = effectiveInterfaces(req);
   auto grants = takeAllAddresses(store, req, interfaces, plan.minCount, granted);
   if (!grants) {
+    ctx.engine.faults().returnCapacity(pool, granted);
     return tl::unexpected(grants.error());
   }
+  ctx.engine.faults().returnCapacity(pool, granted - grants->count);
 
   NewResource reservation;
   reservation.type = std::string(kind::kReservation);

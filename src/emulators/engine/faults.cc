@@ -112,6 +112,20 @@ bool matches(const std::string& pattern, std::string_view value) {
   return pattern.empty() || pattern == "*" || pattern == value;
 }
 
+// The first pool of `pools` (const or not) matching `key`, or nullptr.
+template <class Pools>
+auto* findPool(Pools& pools, const CapacityKey& key) {
+  decltype(&*pools.begin()) found = nullptr;
+  for (auto& pool : pools) {
+    if (matches(pool.instanceType, key.instanceType) && matches(pool.zone, key.zone) &&
+        matches(pool.capacityType, key.capacityType)) {
+      found = &pool;
+      break;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 core::Result<FaultConfig> parseFaultConfig(const Json& value) {
@@ -278,23 +292,35 @@ std::optional<InjectedError> Faults::roll(std::string_view action) {
   return std::nullopt;
 }
 
-int64_t Faults::takeCapacity(const CapacityKey& key, int64_t wanted) {
+CapacityPool* Faults::poolLocked(const CapacityKey& key) {
+  return findPool(config_.capacity, key);
+}
+
+std::optional<int64_t> remainingCapacity(const FaultConfig& config, const CapacityKey& key) {
+  const CapacityPool* pool = findPool(config.capacity, key);
+  return pool ? std::optional(pool->remaining.value_or(0)) : std::nullopt;
+}
+
+int64_t Faults::takeCapacity(const CapacityKey& key, int64_t wanted, int64_t atLeast) {
   std::lock_guard lock(mu_);
-  for (CapacityPool& pool : config_.capacity) {
-    if (!matches(pool.instanceType, key.instanceType) || !matches(pool.zone, key.zone) ||
-        !matches(pool.capacityType, key.capacityType)) {
-      continue;
-    }
-    // The first matching pool decides, so a narrow pool listed first can carve out an
-    // exception from a broad one after it.
-    if (!pool.remaining) {
-      return 0;
-    }
-    const int64_t granted = std::min(wanted, *pool.remaining);
-    *pool.remaining -= granted;
-    return granted;
+  CapacityPool* pool = poolLocked(key);
+  if (pool == nullptr) {
+    return wanted;
   }
-  return wanted;
+  if (!pool->remaining || *pool->remaining < atLeast) {
+    return 0;
+  }
+  const int64_t granted = std::min(wanted, *pool->remaining);
+  *pool->remaining -= granted;
+  return granted;
+}
+
+void Faults::returnCapacity(const CapacityKey& key, int64_t launches) {
+  std::lock_guard lock(mu_);
+  CapacityPool* pool = poolLocked(key);
+  if (pool != nullptr && pool->remaining) {
+    *pool->remaining += launches;
+  }
 }
 
 std::optional<Latency> Faults::forcedLatency(std::string_view op) const {

@@ -74,6 +74,11 @@ struct CapacityKey {
   std::string_view capacityType;
 };
 
+// What the configuration leaves a capacity pool: the first matching entry decides, so a narrow
+// pool listed first can carve out an exception from a broad one after it. nullopt when no entry
+// matches (unlimited).
+std::optional<int64_t> remainingCapacity(const FaultConfig& config, const CapacityKey& key);
+
 // The live fault configuration and the state it implies (random streams, remaining launches
 // per pool). replace() swaps the whole configuration at once, so a request sees either the old
 // or the new one. Rolls are deterministic per action: with a fixed seed, the n-th request of an
@@ -92,12 +97,18 @@ class Faults {
 
   // An error to return for this request of `action`, if the roll says so.
   std::optional<InjectedError> roll(std::string_view action);
-  // How many of `wanted` launches the pool has capacity for; takes them from the pool.
-  int64_t takeCapacity(const CapacityKey& key, int64_t wanted);
+  // How many of `wanted` launches the pool has capacity for; takes them from the pool. Takes
+  // none, atomically, when fewer than `atLeast` are left (a launch's MinCount).
+  int64_t takeCapacity(const CapacityKey& key, int64_t wanted, int64_t atLeast = 0);
+  // Gives back launches taken that did not happen (the subnet ran out of addresses).
+  void returnCapacity(const CapacityKey& key, int64_t launches);
   std::optional<Latency> forcedLatency(std::string_view op) const;
   bool throttling() const;
 
  private:
+  // The pool that decides for `key`, or nullptr when none matches (unlimited).
+  CapacityPool* poolLocked(const CapacityKey& key);
+
   mutable std::mutex mu_;
   FaultConfig config_;                                        // GUARDED_BY(mu_)
   std::map<std::string, RandomStream, std::less<>> streams_;  // GUARDED_BY(mu_)

@@ -212,6 +212,32 @@ capacity:
   EXPECT_EQ(faults.config().capacity[1].remaining, 0);
 }
 
+TEST(FaultsTest, ALaunchTakesAtLeastItsMinimumOrNothingAndReturnsWhatItDidNotUse) {
+  auto config = parseFaultConfigText(R"(
+capacity:
+  - {instanceType: m5.large, remaining: 5}
+  - {instanceType: p5.48xlarge}
+)");
+  ASSERT_TRUE(config) << config.error().message();
+  Faults faults(*config);
+  const CapacityKey m5{"m5.large", "us-east-1a", "on-demand"};
+  EXPECT_EQ(remainingCapacity(faults.config(), m5), 5);
+  EXPECT_EQ(remainingCapacity(faults.config(), {"p5.48xlarge", "us-east-1a", "spot"}), 0);
+  EXPECT_EQ(remainingCapacity(faults.config(), {"c5.large", "us-east-1a", "spot"}), std::nullopt);
+
+  // Fewer than the minimum are left: nothing is taken.
+  EXPECT_EQ(faults.takeCapacity(m5, 10, 6), 0);
+  EXPECT_EQ(remainingCapacity(faults.config(), m5), 5);
+  EXPECT_EQ(faults.takeCapacity(m5, 10, 2), 5);
+  EXPECT_EQ(remainingCapacity(faults.config(), m5), 0);
+  // Two of them could not launch after all.
+  faults.returnCapacity(m5, 2);
+  EXPECT_EQ(remainingCapacity(faults.config(), m5), 2);
+  // A pool without capacity stays without; an unlimited one stays unlimited.
+  faults.returnCapacity({"p5.48xlarge", "us-east-1a", "spot"}, 3);
+  EXPECT_EQ(remainingCapacity(faults.config(), {"p5.48xlarge", "us-east-1a", "spot"}), 0);
+}
+
 TEST(FaultsTest, ReplaceSwapsTheWholeConfigurationAndResetsItsState) {
   Faults faults(*parseFaultConfigText("capacity:\n  - {instanceType: m5.large, remaining: 1}\n"));
   EXPECT_EQ(faults.takeCapacity({"m5.large", "a", "spot"}, 1), 1);
