@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "aws/ec2_buckets.h"
 #include "aws/error.h"
 #include "aws/retry.h"
 #include "core/clock.h"
@@ -17,25 +18,6 @@
 // a token instead of spending a request (and a retry) on RequestLimitExceeded.
 // https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html
 namespace nodewright::aws {
-
-// EC2's bucket classes; the same names and numbers as the emulator's (emulators/ec2/action.h).
-namespace ec2bucket {
-inline constexpr std::string_view kRunInstances = "RunInstances";              // 5, 2/s
-inline constexpr std::string_view kTerminateInstances = "TerminateInstances";  // 100, 5/s
-inline constexpr std::string_view kMutating = "mutating";                      // 50, 5/s
-inline constexpr std::string_view kDescribe = "describe";                      // 100, 20/s
-}  // namespace ec2bucket
-
-struct BucketLimits {
-  int size = 0;
-  double refillPerSecond = 0;
-};
-
-// The bucket class of an EC2 action: its own for RunInstances and TerminateInstances, describe
-// for the non-mutating Describe*, Get*, List* and Search*, mutating for the rest.
-std::string_view ec2BucketClass(std::string_view action);
-// AWS's published sizes of the classes above.
-std::map<std::string, BucketLimits, std::less<>> ec2BucketLimits();
 
 struct RateLimiterOptions {
   // The share of each bucket the client uses: below 1 keeps a margin for other callers with

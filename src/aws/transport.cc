@@ -8,19 +8,10 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include "http/curl_pool.h"
+
 namespace nodewright::aws {
 namespace {
-
-void globalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-struct CurlHeaders {
-  curl_slist* list = nullptr;
-  ~CurlHeaders() { curl_slist_free_all(list); }
-  void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
-};
 
 size_t collectBody(char* data, size_t size, size_t count, void* user) {
   static_cast<HttpResponse*>(user)->body.append(data, size * count);
@@ -64,21 +55,15 @@ size_t collectHeader(char* data, size_t size, size_t count, void* user) {
 
 class CurlTransport final : public Transport {
  public:
-  CurlTransport() { globalInit(); }
-  ~CurlTransport() override {
-    for (CURL* h : idle_) {
-      curl_easy_cleanup(h);
-    }
-  }
-
+  CurlTransport() = default;
   // aws::Transport
   ApiResult<HttpResponse> send(const HttpRequest& request,
                                std::chrono::milliseconds timeout) override {
-    CURL* handle = acquire();
+    CURL* handle = handles_.acquire();
     if (handle == nullptr) {
       return apiFail(kTransportError, "curl_easy_init failed", 0);
     }
-    CurlHeaders headers;
+    http::CurlHeaders headers;
     for (const auto& [name, value] : request.headers) {
       headers.add(name + ": " + value);
     }
@@ -113,7 +98,7 @@ class CurlTransport final : public Transport {
     long status = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
-    release(handle);
+    handles_.release(handle);
     if (code != CURLE_OK) {
       const std::string detail = errorBuffer[0] != 0 ? errorBuffer : curl_easy_strerror(code);
       if (code == CURLE_OPERATION_TIMEDOUT) {
@@ -127,32 +112,7 @@ class CurlTransport final : public Transport {
   }
 
  private:
-  // Handles keep their connections between requests; reset() clears options, not connections.
-  CURL* acquire() {
-    {
-      std::lock_guard lock(mu_);
-      if (!idle_.empty()) {
-        CURL* h = idle_.back();
-        idle_.pop_back();
-        curl_easy_reset(h);
-        return h;
-      }
-    }
-    return curl_easy_init();
-  }
-
-  void release(CURL* handle) {
-    std::lock_guard lock(mu_);
-    if (idle_.size() < kMaxIdle) {
-      idle_.push_back(handle);
-      return;
-    }
-    curl_easy_cleanup(handle);
-  }
-
-  static constexpr size_t kMaxIdle = 32;
-  std::mutex mu_;
-  std::vector<CURL*> idle_;  // GUARDED_BY(mu_)
+  http::CurlHandlePool handles_{32};
 };
 
 }  // namespace

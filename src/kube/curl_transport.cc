@@ -8,21 +8,11 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include "http/curl_pool.h"
 #include "kube/transport.h"
 
 namespace nodewright::kube {
 namespace {
-
-void globalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-struct CurlHeaders {
-  curl_slist* list = nullptr;
-  ~CurlHeaders() { curl_slist_free_all(list); }
-  void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
-};
 
 struct Received {
   std::string body;
@@ -120,14 +110,7 @@ int streamProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 class CurlTransport final : public Transport {
  public:
   explicit CurlTransport(RestConfig config)
-      : config_(std::move(config)), credentials_(makeCredentials(config_)) {
-    globalInit();
-  }
-
-  ~CurlTransport() override {
-    for (CURL* h : idle_)
-      curl_easy_cleanup(h);
-  }
+      : config_(std::move(config)), credentials_(makeCredentials(config_)) {}
 
   ApiResult<HttpResponse> send(const HttpRequest& request) override {
     // One retry after a 401 when a plugin's credential may have expired early (client-go does
@@ -144,7 +127,7 @@ class CurlTransport final : public Transport {
                    std::stop_token stop) override {
     CURL* handle = curl_easy_init();
     if (!handle) return tl::unexpected(ApiError{Reason::Other, 0, "curl_easy_init failed", {}, {}});
-    CurlHeaders headers;
+    http::CurlHeaders headers;
     if (auto status = prepare(handle, request, headers); !status) {
       curl_easy_cleanup(handle);
       return status;
@@ -198,7 +181,7 @@ class CurlTransport final : public Transport {
     connections_ += static_cast<uint64_t>(opened);
   }
 
-  ApiStatus prepare(CURL* handle, const HttpRequest& request, CurlHeaders& headers) {
+  ApiStatus prepare(CURL* handle, const HttpRequest& request, http::CurlHeaders& headers) {
     curl_easy_setopt(handle, CURLOPT_URL, (config_.server + request.target).c_str());
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(handle, CURLOPT_TCP_NODELAY, 1L);
@@ -252,14 +235,14 @@ class CurlTransport final : public Transport {
   }
 
   ApiResult<HttpResponse> sendOnce(const HttpRequest& request) {
-    CURL* handle = acquire();
+    CURL* handle = handles_.acquire();
     if (!handle) return tl::unexpected(ApiError{Reason::Other, 0, "curl_easy_init failed", {}, {}});
-    CurlHeaders headers;
+    http::CurlHeaders headers;
     Received received;
     char errorBuffer[CURL_ERROR_SIZE] = {0};
     auto prepared = prepare(handle, request, headers);
     if (!prepared) {
-      release(handle);
+      handles_.release(handle);
       return tl::unexpected(prepared.error());
     }
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, errorBuffer);
@@ -272,40 +255,15 @@ class CurlTransport final : public Transport {
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     countConnections(handle);
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
-    release(handle);
+    handles_.release(handle);
     if (code != CURLE_OK) return tl::unexpected(transportError(code, errorBuffer));
     return HttpResponse{static_cast<int>(status), std::move(received.body),
                         std::move(received.retryAfter)};
   }
 
-  // Handles keep their connections between requests; reset() clears options, not connections.
-  CURL* acquire() {
-    {
-      std::lock_guard lock(mu_);
-      if (!idle_.empty()) {
-        CURL* h = idle_.back();
-        idle_.pop_back();
-        curl_easy_reset(h);
-        return h;
-      }
-    }
-    return curl_easy_init();
-  }
-
-  void release(CURL* handle) {
-    std::lock_guard lock(mu_);
-    if (idle_.size() < kMaxIdle) {
-      idle_.push_back(handle);
-      return;
-    }
-    curl_easy_cleanup(handle);
-  }
-
-  static constexpr size_t kMaxIdle = 64;
   RestConfig config_;
   std::unique_ptr<Credentials> credentials_;
-  std::mutex mu_;
-  std::vector<CURL*> idle_;
+  http::CurlHandlePool handles_{64};
   std::atomic<uint64_t> connections_{0};
 };
 

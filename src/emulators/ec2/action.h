@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "aws/ec2_buckets.h"
 #include "aws/error.h"
 #include "aws/query.h"
 #include "emulators/ec2/catalog.h"
@@ -28,13 +29,8 @@ struct ActionContext {
 
 using ActionHandler = std::function<aws::ApiResult<std::string>(ActionContext&)>;
 
-// Throttling classes with AWS's published bucket sizes (Throttle::define in emulator.cc).
-namespace bucket {
-inline constexpr std::string_view kRunInstances = "RunInstances";              // 5, 2/s
-inline constexpr std::string_view kTerminateInstances = "TerminateInstances";  // 100, 5/s
-inline constexpr std::string_view kMutating = "mutating";                      // 50, 5/s
-inline constexpr std::string_view kDescribe = "describe";                      // 100, 20/s
-}  // namespace bucket
+// Throttling classes (their sizes: aws::ec2BucketLimits()).
+namespace bucket = aws::ec2bucket;
 
 struct ActionEntry {
   std::string_view bucketClass;

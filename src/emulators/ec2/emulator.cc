@@ -108,10 +108,9 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
       engine_(clock, options_.engine),
       catalog_(std::move(options_.catalog)) {
   // AWS's published buckets (EC2 API request throttling), per caller.
-  engine_.throttle().define(std::string(bucket::kRunInstances), {5, 2});
-  engine_.throttle().define(std::string(bucket::kTerminateInstances), {100, 5});
-  engine_.throttle().define(std::string(bucket::kMutating), {50, 5});
-  engine_.throttle().define(std::string(bucket::kDescribe), {100, 20});
+  for (const auto& [bucketClass, limits] : aws::ec2BucketLimits()) {
+    engine_.throttle().define(bucketClass, {limits.size, limits.refillPerSecond});
+  }
   for (const auto& [op, latency] : options_.latencies) {
     engine_.latency().set(op, latency);
   }

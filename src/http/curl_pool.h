@@ -1,0 +1,75 @@
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <curl/curl.h>
+
+// libcurl pieces shared by the modules that speak HTTP as clients with libcurl (kube, aws).
+// Header-only: those modules link libcurl themselves; nw_http does not.
+namespace nodewright::http {
+
+// curl_global_init exactly once per process, before the first handle.
+inline void curlGlobalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+// A request's header list, freed with the request.
+struct CurlHeaders {
+  curl_slist* list = nullptr;
+  CurlHeaders() = default;
+  CurlHeaders(const CurlHeaders&) = delete;
+  CurlHeaders& operator=(const CurlHeaders&) = delete;
+  ~CurlHeaders() { curl_slist_free_all(list); }
+  void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
+};
+
+// Easy handles kept between requests so their connections are reused (keep-alive); reset()
+// clears a handle's options, not its connections. Thread-safe.
+class CurlHandlePool {
+ public:
+  explicit CurlHandlePool(size_t maxIdle) : maxIdle_(maxIdle) { curlGlobalInit(); }
+  CurlHandlePool(const CurlHandlePool&) = delete;
+  CurlHandlePool& operator=(const CurlHandlePool&) = delete;
+  ~CurlHandlePool() {
+    for (CURL* h : idle_) {
+      curl_easy_cleanup(h);
+    }
+  }
+
+  // An idle handle with its options reset, or a new one (nullptr only when libcurl is out of
+  // memory).
+  CURL* acquire() {
+    {
+      std::lock_guard lock(mu_);
+      if (!idle_.empty()) {
+        CURL* h = idle_.back();
+        idle_.pop_back();
+        curl_easy_reset(h);
+        return h;
+      }
+    }
+    return curl_easy_init();
+  }
+
+  // Keeps the handle for the next request, or closes it when enough are idle.
+  void release(CURL* handle) {
+    {
+      std::lock_guard lock(mu_);
+      if (idle_.size() < maxIdle_) {
+        idle_.push_back(handle);
+        return;
+      }
+    }
+    curl_easy_cleanup(handle);
+  }
+
+ private:
+  const size_t maxIdle_;
+  std::mutex mu_;
+  std::vector<CURL*> idle_;  // GUARDED_BY(mu_)
+};
+
+}  // namespace nodewright::http
