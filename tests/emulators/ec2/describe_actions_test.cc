@@ -216,7 +216,8 @@ TEST(DescribeInstanceTypeUnknownsTest, UnknownFactsAreLeftOut) {
   DescribeWorld w(defaultWorld(), std::move(*catalog));
   auto body = w.call("DescribeInstanceTypes", "InstanceType.1=x9.big");
   ASSERT_TRUE(body) << body.error().message;
-  auto item = Xml(*body).items("instanceTypeSet").at(0);
+  const Xml doc(*body);
+  auto item = doc.items("instanceTypeSet").at(0);
   EXPECT_FALSE(item.child("instanceStorageSupported"));
   EXPECT_FALSE(item.child("networkInfo").child("encryptionInTransitSupported"));
   EXPECT_FALSE(item.child("processorInfo").child("manufacturer"));
@@ -487,7 +488,8 @@ TEST_F(DescribeActionsTest, SecurityGroupsAreFilteredByTagsAndIds) {
 
   auto body = w_.call("DescribeSecurityGroups", "GroupId.1=sg-0e2c4a6f8b1d30001");
   ASSERT_TRUE(body);
-  auto group = Xml(*body).items("securityGroupInfo").at(0);
+  const Xml doc(*body);
+  auto group = doc.items("securityGroupInfo").at(0);
   EXPECT_STREQ(group.child_value("groupName"), "nodewright-node");
   EXPECT_STREQ(group.child_value("groupDescription"), "Nodes of the nodewright cluster");
   EXPECT_STREQ(group.child_value("vpcId"), "vpc-0e2c4a6f8b1d30001");
@@ -534,7 +536,8 @@ TEST_F(DescribeActionsTest, VpcsAreFilteredAndFound) {
   EXPECT_EQ(tagged, std::vector<std::string>{"vpc-0f0f0f0f0f0f00002"});
   auto body = w_.call("DescribeVpcs", "VpcId.1=vpc-0e2c4a6f8b1d30001");
   ASSERT_TRUE(body);
-  auto vpc = Xml(*body).items("vpcSet").at(0);
+  const Xml doc(*body);
+  auto vpc = doc.items("vpcSet").at(0);
   EXPECT_STREQ(vpc.child_value("cidrBlock"), "10.0.0.0/16");
   EXPECT_STREQ(vpc.child_value("isDefault"), "false");
   EXPECT_STREQ(vpc.child_value("state"), "available");
@@ -609,7 +612,8 @@ TEST_F(DescribeActionsTest, ImagesAreFilteredByNameArchitectureAndTags) {
   // Images whose boot mode parameter is not known have none, as on EC2.
   auto custom = w_.call("DescribeImages", "Owner.1=self");
   ASSERT_TRUE(custom);
-  for (auto item : Xml(*custom).items("imagesSet")) {
+  const Xml customDoc(*custom);
+  for (auto item : customDoc.items("imagesSet")) {
     EXPECT_FALSE(item.child("bootMode")) << item.child_value("name");
   }
   auto tagKey = allPages(w_, "DescribeImages", "Filter.1.Name=tag-key&Filter.1.Value.1=Name",
@@ -639,7 +643,8 @@ TEST(DescribeDeprecatedImagesTest, DeprecatedImagesNeedIncludeDeprecated) {
   EXPECT_TRUE(allPages(w, "DescribeImages", query, "imagesSet", "imageId").empty());
   auto body = w.call("DescribeImages", query + "&IncludeDeprecated=true");
   ASSERT_TRUE(body);
-  auto items = Xml(*body).items("imagesSet");
+  const Xml doc(*body);
+  auto items = doc.items("imagesSet");
   ASSERT_EQ(items.size(), 1u);
   EXPECT_STREQ(items[0].child_value("deprecationTime"), "2020-01-01T00:00:00.000Z");
 }
