@@ -59,11 +59,13 @@ void Informer::stop() {
 
 bool Informer::waitForSync(std::chrono::milliseconds timeout, std::stop_token stop) {
   auto deadline = clock_.steadyNow() + timeout;
-  std::unique_lock lock(mu_);
+  // Registered before taking mu_: a callback that runs at once (stop already requested) takes
+  // mu_ itself.
   std::stop_callback wake(stop, [this] {
     std::lock_guard inner(mu_);
     cv_.notify_all();
   });
+  std::unique_lock lock(mu_);
   while (!synced_ && !stop.stop_requested() && clock_.steadyNow() < deadline)
     clock_.waitUntil(lock, cv_, deadline);
   return synced_;

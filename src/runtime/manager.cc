@@ -138,14 +138,12 @@ core::Status Manager::run(std::stop_token stop) {
 
   if (!options_.leaderElection) {
     runControllers(stop);
+    // The stop-aware wait: a stop requested before it starts returns at once (a stop callback
+    // registered under the lock would run inline and deadlock on it).
     std::mutex m;
-    std::condition_variable cv;
+    std::condition_variable_any cv;
     std::unique_lock lock(m);
-    std::stop_callback wake(stop, [&] {
-      std::lock_guard inner(m);
-      cv.notify_all();
-    });
-    cv.wait(lock, [&] { return stop.stop_requested(); });
+    cv.wait(lock, stop, [] { return false; });
     stopControllers();
     return core::ok();
   }

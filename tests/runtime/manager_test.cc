@@ -102,6 +102,20 @@ TEST(Manager, MetricsParseAsPrometheusTextAndRealCountersMove) {
   run.join();
 }
 
+// A stop requested before run() (or while it starts) ends it at once: a stop callback
+// registered while holding the lock it takes used to deadlock here.
+TEST(Manager, RunReturnsWhenStopWasRequestedBeforeItStarted) {
+  TestApiServer server;
+  auto client = kube::testing::clientFor(kube::testing::restConfigFor(server));
+  Manager manager(*client, ManagerOptions{});
+  Counting reconciler;
+  manager.addController("configmaps", reconciler).watchFor(manager.informerFor<ConfigMap>());
+  std::stop_source stop;
+  stop.request_stop();
+  EXPECT_TRUE(manager.run(stop.get_token()));
+  EXPECT_EQ(reconciler.count, 0);
+}
+
 TEST(Manager, NotReadyUntilTheCachesSync) {
   TestApiServer server;
   auto client = kube::testing::clientFor(kube::testing::restConfigFor(server));
