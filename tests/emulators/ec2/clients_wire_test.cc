@@ -18,7 +18,7 @@ class Ec2ClientsWireTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto missing = missingPythonClients(/*needMoto=*/false, /*needAwsCli=*/true)) {
-      GTEST_SKIP() << *missing;
+      FAIL() << *missing;
     }
     auto server = startEc2(core::systemClock(), fastOptions());
     ASSERT_TRUE(server) << server.error().message();

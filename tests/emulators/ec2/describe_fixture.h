@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include "aws/error.h"
 #include "aws/query.h"
 #include "core/clock.h"
 #include "emulators/ec2/action.h"
@@ -87,6 +90,69 @@ class Xml {
 
  private:
   pugi::xml_document doc_;
+};
+
+// Every page of `action` with `query`, following NextToken; fails the test on an error or a
+// token seen twice.
+inline std::vector<std::string> allPages(DescribeWorld& w, std::string_view action,
+                                         const std::string& query, const char* list,
+                                         const char* field, int* pages = nullptr) {
+  std::vector<std::string> out;
+  std::set<std::string> tokens;
+  std::string token;
+  for (int page = 0; page < 10000; ++page) {
+    std::string q = query;
+    if (!token.empty()) {
+      q += "&NextToken=" + token;
+    }
+    auto body = w.call(action, q);
+    EXPECT_TRUE(body) << body.error().code << ": " << body.error().message;
+    if (!body) {
+      return out;
+    }
+    Xml xml(*body);
+    auto texts = xml.texts(list, field);
+    out.insert(out.end(), texts.begin(), texts.end());
+    token = xml.nextToken();
+    if (pages) {
+      *pages = page + 1;
+    }
+    if (token.empty()) {
+      return out;
+    }
+    EXPECT_TRUE(tokens.insert(token).second) << "token repeated: " << token;
+    EXPECT_FALSE(texts.empty()) << "an empty page with a NextToken";
+  }
+  ADD_FAILURE() << "pagination does not end";
+  return out;
+}
+
+inline void expectError(const aws::ApiResult<std::string>& result, const std::string& code,
+                        const std::string& messagePart = "") {
+  ASSERT_FALSE(result) << "expected " << code << ", got a response";
+  EXPECT_EQ(result.error().code, code) << result.error().message;
+  EXPECT_NE(result.error().message.find(messagePart), std::string::npos) << result.error().message;
+}
+
+// A world whose main VPC has `extra` more subnets (for paging) and is the default VPC.
+inline WorldConfig worldWithSubnets(int extra) {
+  WorldConfig config = defaultWorld();
+  config.vpcs[0].isDefault = true;
+  for (int i = 0; i < extra; ++i) {
+    SubnetConfig s;
+    s.id = fmt::format("subnet-0aaaaaaaaaaaa{:04d}", i);
+    s.zone = "us-east-1b";
+    s.cidrBlock = fmt::format("10.0.{}.0/24", 200 + i);
+    s.tags = {{"page", "yes"}};
+    config.vpcs[0].subnets.push_back(s);
+  }
+  return config;
+}
+
+// The default world, for the tests of one action group each.
+class DescribeActionsTest : public ::testing::Test {
+ protected:
+  DescribeWorld w_;
 };
 
 }  // namespace nodewright::emulators::ec2::testing

@@ -41,6 +41,24 @@ class Ec2FaultsWireTest : public ::testing::Test {
         "image_id");
   }
 
+  // One on-demand instance from the template "nodewright-lt": m5.large in subnet A first, then
+  // in subnet B.
+  static aws::ParamPairs prioritizedFleet() {
+    return {
+        {"Type", "instant"},
+        {"TargetCapacitySpecification.TotalTargetCapacity", "1"},
+        {"TargetCapacitySpecification.DefaultTargetCapacityType", "on-demand"},
+        {"OnDemandOptions.AllocationStrategy", "prioritized"},
+        {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName", "nodewright-lt"},
+        {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version", "$Latest"},
+        {"LaunchTemplateConfigs.1.Overrides.1.InstanceType", "m5.large"},
+        {"LaunchTemplateConfigs.1.Overrides.1.SubnetId", std::string(kSubnetA)},
+        {"LaunchTemplateConfigs.1.Overrides.1.Priority", "1"},
+        {"LaunchTemplateConfigs.1.Overrides.2.InstanceType", "m5.large"},
+        {"LaunchTemplateConfigs.1.Overrides.2.SubnetId", std::string(kSubnetB)},
+        {"LaunchTemplateConfigs.1.Overrides.2.Priority", "2"}};
+  }
+
   core::FakeClock clock_;
   std::unique_ptr<ec2::Ec2Server> server_;
   std::unique_ptr<QueryClient> client_;
@@ -51,23 +69,13 @@ TEST_F(Ec2FaultsWireTest, AnEmptyPoolIsAPerOverrideErrorAndTheFleetFallsThrough)
                                         "capacityType": "on-demand"}]})")
                 .status,
             200);
-  auto fleet = client_->call(
-      "CreateFleet",
-      {{"Type", "instant"},
-       {"TargetCapacitySpecification.TotalTargetCapacity", "1"},
-       {"TargetCapacitySpecification.DefaultTargetCapacityType", "on-demand"},
-       {"OnDemandOptions.AllocationStrategy", "prioritized"},
-       {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName", "nodewright-lt"},
-       {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version", "$Latest"},
-       {"LaunchTemplateConfigs.1.Overrides.1.InstanceType", "m5.large"},
-       {"LaunchTemplateConfigs.1.Overrides.1.SubnetId", std::string(kSubnetA)},
-       {"LaunchTemplateConfigs.1.Overrides.1.Priority", "1"},
-       {"LaunchTemplateConfigs.1.Overrides.2.InstanceType", "m5.large"},
-       {"LaunchTemplateConfigs.1.Overrides.2.SubnetId", std::string(kSubnetB)},
-       {"LaunchTemplateConfigs.1.Overrides.2.Priority", "2"}});
+  auto fleet = client_->call("CreateFleet", prioritizedFleet());
   ASSERT_TRUE(fleet);
   // The template does not exist yet: the whole request fails, nothing is launched.
   EXPECT_EQ(fleet->status, 400) << fleet->body;
+  auto stats = adminStats(*client_);
+  ASSERT_TRUE(stats) << stats.error().message();
+  EXPECT_EQ(liveCount(*stats, "instance"), 0);
 
   auto created = client_->call("CreateLaunchTemplate",
                                {{"LaunchTemplateName", "nodewright-lt"},
@@ -75,20 +83,7 @@ TEST_F(Ec2FaultsWireTest, AnEmptyPoolIsAPerOverrideErrorAndTheFleetFallsThrough)
                                 {"LaunchTemplateData.SecurityGroupId.1", "sg-0e2c4a6f8b1d30001"}});
   ASSERT_TRUE(created);
   ASSERT_EQ(created->status, 200) << created->body;
-  fleet = client_->call(
-      "CreateFleet",
-      {{"Type", "instant"},
-       {"TargetCapacitySpecification.TotalTargetCapacity", "1"},
-       {"TargetCapacitySpecification.DefaultTargetCapacityType", "on-demand"},
-       {"OnDemandOptions.AllocationStrategy", "prioritized"},
-       {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName", "nodewright-lt"},
-       {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version", "$Latest"},
-       {"LaunchTemplateConfigs.1.Overrides.1.InstanceType", "m5.large"},
-       {"LaunchTemplateConfigs.1.Overrides.1.SubnetId", std::string(kSubnetA)},
-       {"LaunchTemplateConfigs.1.Overrides.1.Priority", "1"},
-       {"LaunchTemplateConfigs.1.Overrides.2.InstanceType", "m5.large"},
-       {"LaunchTemplateConfigs.1.Overrides.2.SubnetId", std::string(kSubnetB)},
-       {"LaunchTemplateConfigs.1.Overrides.2.Priority", "2"}});
+  fleet = client_->call("CreateFleet", prioritizedFleet());
   ASSERT_TRUE(fleet);
   ASSERT_EQ(fleet->status, 200) << fleet->body;
   EXPECT_EQ(fleet->firstText("errorCode"), "InsufficientInstanceCapacity") << fleet->body;

@@ -26,7 +26,7 @@ class LaunchBotocoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto missing = emulators::testing::missingPythonClients(false, false)) {
-      GTEST_SKIP() << *missing;
+      FAIL() << *missing;
     }
   }
 

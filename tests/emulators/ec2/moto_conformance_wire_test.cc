@@ -40,7 +40,7 @@ class Ec2MotoConformanceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto missing = missingPythonClients(/*needMoto=*/true, /*needAwsCli=*/false)) {
-      GTEST_SKIP() << *missing;
+      FAIL() << *missing;
     }
     auto server = startEc2(core::systemClock(), fastOptions());
     ASSERT_TRUE(server) << server.error().message();

@@ -47,7 +47,8 @@ std::string scriptPath(const std::string& name);
 // empty config and credentials files (the user's are never read), no instance metadata lookups.
 std::map<std::string, std::string> awsClientEnvironment();
 
-// Why the Python clients cannot run here ("boto3 is not importable"); nullopt when python3
+// Why the Python clients cannot run here ("boto3 is not importable"); tests fail with it, never
+// skip: the clients are part of every machine the tests run on (DESIGN.md). nullopt when python3
 // with boto3 and moto (when `needMoto`) and the aws command (when `needAwsCli`) are all present.
 std::optional<std::string> missingPythonClients(bool needMoto, bool needAwsCli);
 
