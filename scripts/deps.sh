@@ -5,7 +5,7 @@ packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev ccache pkg-config
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libexpected-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev libboost-dev
-  libcurl4-openssl-dev libpugixml-dev python3-prometheus-client
+  libcurl4-openssl-dev libpugixml-dev python3-prometheus-client libtoml11-dev
 )
 missing=()
 for p in "${packages[@]}"; do

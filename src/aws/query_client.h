@@ -11,6 +11,7 @@
 #include "aws/query.h"
 #include "aws/rate_limiter.h"
 #include "aws/retry.h"
+#include "aws/signed_call.h"
 #include "aws/sigv4.h"
 #include "aws/transport.h"
 #include "core/clock.h"
@@ -18,10 +19,6 @@
 // A client of an AWS Query-protocol service (EC2, Version 2016-11-15): form-encoded POSTs
 // signed with SigV4, XML answers, retries and client-side rate limits.
 namespace nodewright::aws {
-
-// The credentials to sign the next request with. Called once per attempt, so a source that
-// refreshes (web identity, IMDS) hands out fresh ones. Must be thread-safe.
-using CredentialsFn = std::function<ApiResult<sigv4::Credentials>()>;
 
 struct QueryClientOptions {
   std::string endpoint;  // "https://ec2.us-east-1.amazonaws.com", "http://127.0.0.1:8080"
@@ -58,22 +55,12 @@ class QueryClient {
   ApiResult<int> paginate(std::string_view action, const ParamPairs& params,
                           const std::function<bool(const pugi::xml_document& page)>& onPage);
 
-  RetryPolicy& retryPolicy() { return retry_; }
+  RetryPolicy& retryPolicy() { return caller_.retryPolicy(); }
   const QueryClientOptions& options() const { return options_; }
 
  private:
-  // One signed exchange; `attempt` is for the log.
-  ApiResult<std::string> attemptOnce(std::string_view action, const std::string& body,
-                                     const sigv4::Credentials& credentials, int attempt,
-                                     std::chrono::steady_clock::time_point deadline);
-
-  const core::Clock& clock_;
-  Transport& transport_;
   const QueryClientOptions options_;
-  const SleepFn sleep_;
-  std::string host_;  // the Host header: host[:port], the port only when not the scheme's
-  std::string path_;  // of the endpoint, "/" when it has none
-  RetryPolicy retry_;
+  SignedCaller caller_;
 };
 
 }  // namespace nodewright::aws

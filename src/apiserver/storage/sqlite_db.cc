@@ -191,6 +191,17 @@ core::Status Database::checkpoint() {
   return core::ok();
 }
 
+core::Status Database::checkpointAndTruncate() {
+  int code = sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+  if ((code & 0xff) == SQLITE_BUSY) {
+    return core::fail(core::Error(core::Code::Conflict, "checkpoint: the database stayed busy"));
+  }
+  if (code != SQLITE_OK) {
+    return core::fail(error(code, "checkpoint"));
+  }
+  return core::ok();
+}
+
 core::Error Database::error(int code, std::string_view doing) const {
   return sqliteError(db_, code, doing);
 }

@@ -66,6 +66,10 @@ class Database {
   // Copies committed pages from the write-ahead log into the database without waiting for, or
   // blocking, a writer on another connection. Code::Conflict when another checkpoint runs.
   core::Status checkpoint();
+  // Copies the whole log into the database, waiting (busy_timeout) for a checkpoint running on
+  // another connection, and truncates the log to zero bytes. The only way to shrink a log that
+  // passive checkpoints never catch up with because commits keep landing meanwhile.
+  core::Status checkpointAndTruncate();
   // Frames in the write-ahead log after this connection's last commit. Tracking them replaces
   // SQLite's automatic checkpoints, which would run inside the committing call.
   int walFrames() const { return walFrames_->load(); }

@@ -9,6 +9,7 @@
 #include "aws/query.h"
 #include "aws/sigv4.h"
 #include "aws/xml.h"
+#include "emulators/ec2/pricing.h"
 #include "emulators/ec2/ssm.h"
 
 namespace nodewright::emulators::ec2 {
@@ -135,6 +136,10 @@ http::Response Ec2Emulator::serve(const http::Request& request) {
   const std::string requestId = nextRequestId();
   if (request.header("x-amz-target").starts_with(kSsmTargetPrefix)) {
     return serveSsmRequest(request, requestId);
+  }
+  if (request.header("x-amz-target").starts_with(kPricingTargetPrefix)) {
+    return servePricingRequest(request, requestId, authenticate(request, "pricing"), engine_,
+                               catalog_, world_);
   }
   return serveEc2(request, requestId);
 }

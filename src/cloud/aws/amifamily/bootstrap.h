@@ -1,0 +1,45 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/karpenter/common.h"
+#include "core/error.h"
+
+// The user data that joins an instance to the cluster, in each AMI family's own format, merged
+// with the node class's userData by that format's rules:
+//   AL2023        a MIME multi-part document of nodeadm NodeConfig parts; the user's parts
+//                 (MIME, or a bare NodeConfig/shell script) come first, ours last, so our
+//                 cluster settings win where nodeadm merges.
+//   AL2           a MIME multi-part document whose last part runs /etc/eks/bootstrap.sh; the
+//                 user's parts come first.
+//   Bottlerocket  TOML settings: the user's table, with ours for settings.kubernetes.* laid
+//                 over it (cluster name, endpoint, CA, labels, taints, kubelet settings).
+//   Custom        the user's userData as it is.
+namespace nodewright::cloud::aws {
+
+struct ClusterInfo {
+  std::string name;
+  std::string endpoint;     // https://...
+  std::string caBundle;     // base64 PEM
+  std::string serviceCidr;  // "10.100.0.0/16"; nodeadm needs it
+};
+
+struct BootstrapOptions {
+  ClusterInfo cluster;
+  std::string family;  // kFamily* of nodeclass/resolved.h
+  // The NodeClaim's labels and taints, registered with the node.
+  std::map<std::string, std::string> labels;
+  std::vector<api::karpenter::Taint> taints;
+  std::optional<api::karpenter::KubeletConfiguration> kubelet;
+  std::optional<int32_t> maxPods;  // the type's ENI-limited pods when kubelet.maxPods is unset
+  std::optional<std::string> customUserData;  // EC2NodeClass spec.userData
+};
+
+// Plain text (callers base64 it for EC2). Invalid, naming spec.userData, when the user's user
+// data cannot be merged (malformed MIME or TOML).
+core::Result<std::string> bootstrapUserData(const BootstrapOptions& options);
+
+}  // namespace nodewright::cloud::aws

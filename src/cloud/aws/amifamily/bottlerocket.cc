@@ -1,0 +1,144 @@
+// Bottlerocket: TOML settings. The user's document is kept, and ours are laid over its
+// settings.kubernetes: cluster identity, kubelet settings, labels (merged, ours win) and taints
+// (ours replace the user's: the scheduler planned around the NodeClaim's taints, no others).
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml.hpp>
+
+#include "cloud/aws/amifamily/families.h"
+
+namespace nodewright::cloud::aws::amifamily {
+namespace {
+
+// Tables as std::map, so the output is the same for the same settings.
+using Toml = toml::basic_value<toml::discard_comments, std::map, std::vector>;
+
+core::Result<Toml> parseUserToml(const std::optional<std::string>& data) {
+  if (!data) {
+    return Toml(Toml::table_type{});
+  }
+  std::istringstream in(*data);
+  try {
+    Toml doc = toml::parse<toml::discard_comments, std::map, std::vector>(in, "spec.userData");
+    return doc;
+  } catch (const toml::exception& e) {
+    // toml11's message quotes the offending line: user data stays out of errors.
+    return core::fail(userDataError(fmt::format("invalid TOML on line {}", e.location().line())));
+  } catch (const std::exception&) {
+    return core::fail(userDataError("invalid TOML"));
+  }
+}
+
+// doc[key] as a table, created when absent; Invalid naming `path` when it is something else.
+core::Result<Toml*> table(Toml& doc, const std::string& key, const std::string& path) {
+  Toml::table_type& t = doc.as_table();
+  auto it = t.find(key);
+  if (it == t.end()) {
+    it = t.emplace(key, Toml::table_type{}).first;
+  }
+  if (!it->second.is_table()) {
+    return core::fail(userDataError(path + " must be a table"));
+  }
+  return &it->second;
+}
+
+template <class Map>
+Toml stringTable(const Map& values) {
+  Toml::table_type t;
+  for (const auto& [key, value] : values) {
+    t.emplace(key, value);
+  }
+  return Toml(std::move(t));
+}
+
+core::Status overlay(Toml& k, const BootstrapOptions& o) {
+  Toml::table_type& s = k.as_table();
+  s["cluster-name"] = o.cluster.name;
+  s["api-server"] = o.cluster.endpoint;
+  if (!o.cluster.caBundle.empty()) {
+    s["cluster-certificate"] = o.cluster.caBundle;
+  }
+  if (auto pods = effectiveMaxPods(o)) {
+    s["max-pods"] = static_cast<toml::integer>(*pods);
+  }
+  if (o.kubelet) {
+    const api::karpenter::KubeletConfiguration& kc = *o.kubelet;
+    if (!kc.clusterDNS.empty()) {
+      s["cluster-dns-ip"] = kc.clusterDNS.front();
+    }
+    if (!kc.kubeReserved.empty()) {
+      s["kube-reserved"] = stringTable(kc.kubeReserved);
+    }
+    if (!kc.systemReserved.empty()) {
+      s["system-reserved"] = stringTable(kc.systemReserved);
+    }
+    if (!kc.evictionHard.empty()) {
+      s["eviction-hard"] = stringTable(kc.evictionHard);
+    }
+    if (kc.imageGCHighThresholdPercent) {
+      s["image-gc-high-threshold-percent"] =
+          static_cast<toml::integer>(*kc.imageGCHighThresholdPercent);
+    }
+    if (kc.imageGCLowThresholdPercent) {
+      s["image-gc-low-threshold-percent"] =
+          static_cast<toml::integer>(*kc.imageGCLowThresholdPercent);
+    }
+    if (kc.cpuCFSQuota) {
+      s["cpu-cfs-quota-enforced"] = *kc.cpuCFSQuota;
+    }
+    // Bottlerocket has no settings for podsPerCore, evictionSoft or its grace periods
+    // (bottlerocket-os/bottlerocket#1721, #1445); Karpenter leaves them out too.
+  }
+  auto labels = table(k, "node-labels", "settings.kubernetes.node-labels");
+  if (!labels) {
+    return core::fail(labels.error());
+  }
+  for (const auto& [key, value] : o.labels) {
+    (*labels)->as_table()[key] = value;
+  }
+  if ((*labels)->as_table().empty()) {
+    s.erase("node-labels");
+  }
+  s.erase("node-taints");
+  std::map<std::string, Toml::array_type> taints;
+  for (const api::karpenter::Taint& t : o.taints) {
+    taints[t.key].push_back(Toml(t.value + ":" + t.effect));
+  }
+  if (!taints.empty()) {
+    Toml::table_type t;
+    for (auto& [key, values] : taints) {
+      t.emplace(key, std::move(values));
+    }
+    s["node-taints"] = std::move(t);
+  }
+  return core::ok();
+}
+
+}  // namespace
+
+core::Result<std::string> bottlerocketUserData(const BootstrapOptions& options) {
+  auto doc = parseUserToml(options.customUserData);
+  if (!doc) {
+    return core::fail(doc.error());
+  }
+  auto settings = table(*doc, "settings", "settings");
+  if (!settings) {
+    return core::fail(settings.error());
+  }
+  auto kubernetes = table(**settings, "kubernetes", "settings.kubernetes");
+  if (!kubernetes) {
+    return core::fail(kubernetes.error());
+  }
+  if (auto ok = overlay(**kubernetes, options); !ok) {
+    return core::fail(ok.error());
+  }
+  // Width 0: every table as its own [section], as Bottlerocket's documentation writes them.
+  std::string text = toml::format(*doc, 0);
+  const size_t begin = text.find_first_not_of('\n');
+  const size_t end = text.find_last_not_of('\n');
+  return begin == std::string::npos ? std::string() : text.substr(begin, end - begin + 1) + "\n";
+}
+
+}  // namespace nodewright::cloud::aws::amifamily

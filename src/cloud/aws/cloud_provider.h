@@ -1,0 +1,67 @@
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/karpenter/ec2nodeclass.h"
+#include "cloud/aws/instance/instance_provider.h"
+#include "cloud/aws/instancetype/provider.h"
+#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/nodeclass/resolver.h"
+#include "cloud/cloud_provider.h"
+
+// The AWS CloudProvider: a NodeClaim becomes an EC2 instance of one of the types its
+// requirements, requests and node class allow (network interfaces included, seed 001), launched
+// from a launch template generated for its node class.
+namespace nodewright::cloud::aws {
+
+// The EC2NodeClass of a name; NotFound when there is none. Called on every create and
+// instanceTypes, so it should read a cache (the informer's), not the API server.
+using NodeClassLookup =
+    std::function<core::Result<api::karpenter::EC2NodeClass>(const std::string& name)>;
+
+struct AwsProviders {
+  NodeClassResolver& resolver;
+  InstanceTypeProvider& instanceTypes;
+  LaunchTemplateProvider& launchTemplates;
+  InstanceProvider& instances;
+};
+
+// Thread-safe; the providers must outlive it.
+class AwsCloudProvider final : public CloudProvider {
+ public:
+  AwsCloudProvider(AwsProviders providers, NodeClassLookup nodeClasses);
+
+  std::string name() const override { return "aws"; }
+  // Errors besides the instance provider's: NotFound for a missing node class, Invalid for a
+  // node class that is not ready (its Ready condition's message), InsufficientCapacity when no
+  // instance type is left to offer (saying why, and how many types the node class excluded).
+  core::Result<Machine> create(const api::karpenter::NodeClaim& claim) override;
+  core::Result<Machine> get(std::string_view providerID) override;
+  core::Result<std::vector<Machine>> list() override;
+  core::Status remove(std::string_view providerID) override;
+  core::Result<InstanceTypes> instanceTypes(const api::karpenter::NodePool& pool) override;
+
+  // Terminates this cluster's instances that no NodeClaim knows (`known` provider IDs) and
+  // that launched more than `grace` ago; returns their machines.
+  core::Result<std::vector<Machine>> garbageCollect(const std::set<std::string>& known,
+                                                    core::TimePoint now,
+                                                    std::chrono::seconds grace = kDefaultGcGrace);
+
+ private:
+  struct NodeClassView {
+    api::karpenter::EC2NodeClass nodeClass;
+    ResolvedNodeClass resolved;
+    std::vector<std::string> zones;  // of the resolved subnets, sorted
+  };
+  core::Result<NodeClassView> nodeClass(const std::string& name);
+  // The instance's machine, with the labels and resources of its type when the type is known.
+  Machine machineOf(const sdk::Instance& instance, const InstanceType* type) const;
+
+  AwsProviders providers_;
+  NodeClassLookup nodeClasses_;
+};
+
+}  // namespace nodewright::cloud::aws

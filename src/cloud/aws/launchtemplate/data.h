@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/karpenter/common.h"
+#include "api/karpenter/ec2nodeclass.h"
+#include "aws/ec2_types.h"
+#include "cloud/aws/amifamily/bootstrap.h"
+#include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "cloud/aws/nodeclass/resolved.h"
+#include "cloud/aws/sdk.h"
+#include "core/error.h"
+
+// The launch template one launch configuration needs: its data (AMI, security groups, user
+// data, block devices, metadata options, monitoring, instance profile, network interfaces,
+// resource tags), its ownership tags and its name, a hash of both. Pure: no EC2 calls.
+namespace nodewright::cloud::aws {
+
+// Tags on every template and on what it launches.
+inline constexpr const char* kTagCluster = "karpenter.k8s.aws/cluster";
+inline constexpr const char* kTagNodeClass = "karpenter.k8s.aws/ec2nodeclass";
+inline constexpr const char* kTagManagedBy = "karpenter.sh/managed-by";
+inline constexpr const char* kTemplateNamePrefix = "karpenter.k8s.aws/";
+
+// What differs between the templates of one node class: the AMI, what the user data registers
+// the node with, and the interfaces (EFA count, zone).
+struct LaunchSettings {
+  std::string imageId;
+  std::map<std::string, std::string> labels;
+  std::vector<api::karpenter::Taint> taints;
+  std::optional<api::karpenter::KubeletConfiguration> kubelet;
+  std::optional<int32_t> maxPods;
+  InterfaceOptions interfaces;
+};
+
+struct TemplateSpec {
+  std::string name;  // karpenter.k8s.aws/<decimal hash of data and tags>
+  sdk::LaunchTemplateData data;
+  sdk::Tags tags;  // on the template itself
+};
+
+// "kubernetes.io/cluster/<cluster>".
+std::string clusterTagKey(const std::string& clusterName);
+
+// The node class's spec.tags with ours over them: karpenter.k8s.aws/cluster,
+// karpenter.k8s.aws/ec2nodeclass, kubernetes.io/cluster/<cluster>=owned and
+// karpenter.sh/managed-by. Both the template and the resources it launches carry them.
+sdk::Tags ownershipTags(const std::string& clusterName, const std::string& nodeClassName,
+                        const std::map<std::string, std::string>& userTags);
+
+// The node class's block devices, encrypted unless the user says encrypted: false, or the
+// family's default root (and for Bottlerocket, data) volume; none for Custom AMIs, whose own
+// mappings apply. Invalid naming spec.blockDeviceMappings[i] for a volume size under 1 GiB.
+core::Result<std::vector<sdk::LaunchTemplateBlockDevice>> blockDevices(
+    const api::karpenter::EC2NodeClassSpec& spec, const std::string& family);
+
+// IMDSv2 required, hop limit 1, endpoint enabled, IPv6 endpoint disabled, each unless the node
+// class sets it.
+sdk::MetadataOptions metadataOptions(const api::karpenter::EC2NodeClassSpec& spec);
+
+// The whole template. Errors from user data (naming spec.userData), block devices and network
+// interfaces pass through.
+core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
+                                         const api::karpenter::EC2NodeClass& nodeClass,
+                                         const ResolvedNodeClass& resolved,
+                                         const LaunchSettings& settings);
+
+// Deterministic across runs and platforms: every field of `data` and `tags`, in a fixed order.
+std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& tags);
+
+}  // namespace nodewright::cloud::aws

@@ -1,0 +1,34 @@
+#include "cloud/instance_type.h"
+
+#include <limits>
+
+namespace nodewright::cloud {
+
+ResourceList InstanceType::allocatable() const {
+  ResourceList out = capacity;
+  for (const ResourceList* reserved : {&kubeReserved, &systemReserved, &evictionThreshold}) {
+    for (const auto& [name, amount] : *reserved) {
+      auto it = out.find(name);
+      if (it == out.end()) {
+        continue;
+      }
+      it->second -= amount;
+      if (it->second < core::Quantity()) {
+        it->second = core::Quantity::fromInt(0, it->second.format());
+      }
+    }
+  }
+  return out;
+}
+
+double InstanceType::cheapestAvailablePrice() const {
+  double best = std::numeric_limits<double>::infinity();
+  for (const Offering& offering : offerings) {
+    if (offering.available && offering.pricePerHour < best) {
+      best = offering.pricePerHour;
+    }
+  }
+  return best;
+}
+
+}  // namespace nodewright::cloud

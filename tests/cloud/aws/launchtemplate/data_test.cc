@@ -1,0 +1,172 @@
+// What a launch template is made of, before any EC2 call: defaults, block devices per family,
+// ownership tags and the content-hash name.
+#include "cloud/aws/launchtemplate/data.h"
+
+#include <gtest/gtest.h>
+
+#include "api/core/validation.h"
+
+namespace nodewright::cloud::aws {
+namespace {
+
+using api::karpenter::EC2NodeClass;
+
+class LaunchTemplateDataTest : public ::testing::Test {
+ protected:
+  LaunchTemplateDataTest() {
+    nodeClass_.metadata.name = "default";
+    nodeClass_.spec.tags = {{"team", "storage"}, {kTagCluster, "spoofed"}};
+    nodeClass_.status.instanceProfile = "nodewright-profile";
+    resolved_.family = kFamilyAL2023;
+    sdk::SecurityGroup g;
+    g.groupId = "sg-1";
+    resolved_.securityGroups = {g};
+    settings_.imageId = "ami-0123";
+    settings_.labels = {{"karpenter.sh/nodepool", "general"}};
+    settings_.maxPods = 29;
+  }
+
+  TemplateSpec build() {
+    auto spec = buildTemplate(cluster_, nodeClass_, resolved_, settings_);
+    EXPECT_TRUE(spec) << spec.error().message();
+    return spec ? *spec : TemplateSpec{};
+  }
+
+  ClusterInfo cluster_{"nodewright", "https://127.0.0.1:6443", "Y2E=", "10.100.0.0/16"};
+  EC2NodeClass nodeClass_;
+  ResolvedNodeClass resolved_;
+  LaunchSettings settings_;
+};
+
+TEST_F(LaunchTemplateDataTest, DefaultsAreImdsV2HopOneEncryptedGp3Root) {
+  const TemplateSpec t = build();
+  EXPECT_EQ(t.data.imageId, "ami-0123");
+  EXPECT_EQ(t.data.metadataOptions.httpTokens, "required");
+  EXPECT_EQ(t.data.metadataOptions.httpPutResponseHopLimit, 1);
+  EXPECT_EQ(t.data.metadataOptions.httpEndpoint, "enabled");
+  EXPECT_EQ(t.data.metadataOptions.httpProtocolIpv6, "disabled");
+  EXPECT_EQ(t.data.monitoring, false);
+  EXPECT_EQ(t.data.instanceProfileName, "nodewright-profile");
+  EXPECT_EQ(t.data.securityGroupIds, (std::vector<std::string>{"sg-1"}));
+  EXPECT_TRUE(t.data.networkInterfaces.empty());
+  ASSERT_EQ(t.data.blockDeviceMappings.size(), 1u);
+  const auto& root = t.data.blockDeviceMappings[0];
+  EXPECT_EQ(root.deviceName, "/dev/xvda");
+  ASSERT_TRUE(root.ebs);
+  EXPECT_EQ(root.ebs->volumeSizeGiB, 20);
+  EXPECT_EQ(root.ebs->volumeType, "gp3");
+  EXPECT_EQ(root.ebs->encrypted, true);
+}
+
+TEST_F(LaunchTemplateDataTest, UserSettingsWin) {
+  nodeClass_.spec.metadataOptions =
+      api::karpenter::MetadataOptions{"disabled", "enabled", 2, "optional"};
+  nodeClass_.spec.detailedMonitoring = true;
+  const TemplateSpec t = build();
+  EXPECT_EQ(t.data.metadataOptions.httpEndpoint, "disabled");
+  EXPECT_EQ(t.data.metadataOptions.httpProtocolIpv6, "enabled");
+  EXPECT_EQ(t.data.metadataOptions.httpPutResponseHopLimit, 2);
+  EXPECT_EQ(t.data.metadataOptions.httpTokens, "optional");
+  EXPECT_EQ(t.data.monitoring, true);
+}
+
+TEST_F(LaunchTemplateDataTest, BottlerocketHasRootAndDataVolumesCustomHasNone) {
+  auto bottlerocket = blockDevices(nodeClass_.spec, kFamilyBottlerocket);
+  ASSERT_TRUE(bottlerocket);
+  ASSERT_EQ(bottlerocket->size(), 2u);
+  EXPECT_EQ((*bottlerocket)[0].deviceName, "/dev/xvda");
+  EXPECT_EQ((*bottlerocket)[0].ebs->volumeSizeGiB, 4);
+  EXPECT_EQ((*bottlerocket)[1].deviceName, "/dev/xvdb");
+  EXPECT_EQ((*bottlerocket)[1].ebs->volumeSizeGiB, 20);
+  for (const auto& d : *bottlerocket) {
+    EXPECT_EQ(d.ebs->encrypted, true);
+    EXPECT_EQ(d.ebs->volumeType, "gp3");
+  }
+  auto al2 = blockDevices(nodeClass_.spec, kFamilyAL2);
+  ASSERT_TRUE(al2);
+  ASSERT_EQ(al2->size(), 1u);
+  EXPECT_EQ((*al2)[0].ebs->volumeSizeGiB, 20);
+  auto custom = blockDevices(nodeClass_.spec, kFamilyCustom);
+  ASSERT_TRUE(custom);
+  EXPECT_TRUE(custom->empty());
+}
+
+TEST_F(LaunchTemplateDataTest, UserVolumesEncryptedUnlessTheySayNotAndRoundUpToGiB) {
+  api::karpenter::BlockDevice encrypted;
+  encrypted.volumeSize = *core::Quantity::parse("100Gi");
+  encrypted.volumeType = "io2";
+  encrypted.iops = 3000;
+  api::karpenter::BlockDevice plain;
+  plain.volumeSize = *core::Quantity::parse("50G");  // 46.6 GiB
+  plain.encrypted = false;
+  plain.deleteOnTermination = true;
+  nodeClass_.spec.blockDeviceMappings = {{"/dev/xvda", encrypted, true},
+                                         {"/dev/xvdf", plain, false}};
+  auto devices = blockDevices(nodeClass_.spec, kFamilyAL2023);
+  ASSERT_TRUE(devices) << devices.error().message();
+  ASSERT_EQ(devices->size(), 2u);
+  EXPECT_EQ((*devices)[0].ebs->encrypted, true);
+  EXPECT_EQ((*devices)[0].ebs->volumeSizeGiB, 100);
+  EXPECT_EQ((*devices)[0].ebs->volumeType, "io2");
+  EXPECT_EQ((*devices)[0].ebs->iops, 3000);
+  EXPECT_EQ((*devices)[1].ebs->encrypted, false);
+  EXPECT_EQ((*devices)[1].ebs->volumeSizeGiB, 47);
+  EXPECT_EQ((*devices)[1].ebs->deleteOnTermination, true);
+}
+
+TEST_F(LaunchTemplateDataTest, VolumeUnderOneGiBNamesItsPath) {
+  api::karpenter::BlockDevice tiny;
+  tiny.volumeSize = *core::Quantity::parse("10Mi");
+  nodeClass_.spec.blockDeviceMappings = {{"/dev/xvda", tiny, true}};
+  auto devices = blockDevices(nodeClass_.spec, kFamilyAL2023);
+  ASSERT_FALSE(devices);
+  EXPECT_EQ(devices.error().message(),
+            "spec.blockDeviceMappings[0].ebs.volumeSize: 10Mi is under 1Gi");
+}
+
+TEST_F(LaunchTemplateDataTest, OwnershipTagsWinOverTheUsersOnTemplateAndResources) {
+  const TemplateSpec t = build();
+  const sdk::Tags want = {{"team", "storage"},
+                          {kTagCluster, "nodewright"},
+                          {kTagNodeClass, "default"},
+                          {"kubernetes.io/cluster/nodewright", "owned"},
+                          {kTagManagedBy, "nodewright"}};
+  EXPECT_EQ(t.tags, want);
+  EXPECT_EQ(t.data.resourceTags, want);
+}
+
+TEST_F(LaunchTemplateDataTest, UserDataIsBase64OfTheFamilysFormat) {
+  const TemplateSpec t = build();
+  const auto decoded = api::corev1::decodeBase64(t.data.userData);
+  ASSERT_FALSE(decoded.errorOffset);
+  EXPECT_NE(decoded.bytes.find("kind: NodeConfig"), std::string::npos) << decoded.bytes;
+  EXPECT_NE(decoded.bytes.find("https://127.0.0.1:6443"), std::string::npos);
+}
+
+TEST_F(LaunchTemplateDataTest, NameIsAStableHashOfTheContent) {
+  const TemplateSpec first = build();
+  EXPECT_TRUE(first.name.starts_with("karpenter.k8s.aws/")) << first.name;
+  EXPECT_EQ(build().name, first.name);
+
+  settings_.imageId = "ami-0456";
+  EXPECT_NE(build().name, first.name);
+  settings_.imageId = "ami-0123";
+  nodeClass_.spec.detailedMonitoring = true;
+  EXPECT_NE(build().name, first.name);
+  nodeClass_.spec.detailedMonitoring.reset();
+  nodeClass_.metadata.name = "other";
+  EXPECT_NE(build().name, first.name);  // another owner, another template
+  nodeClass_.metadata.name = "default";
+  EXPECT_EQ(build().name, first.name);
+}
+
+TEST_F(LaunchTemplateDataTest, InterfacesCarryTheGroupsInsteadOfTheTemplate) {
+  nodeClass_.spec.networkInterfaces = {api::karpenter::NetworkInterface{}};
+  const TemplateSpec t = build();
+  EXPECT_TRUE(t.data.securityGroupIds.empty());
+  ASSERT_EQ(t.data.networkInterfaces.size(), 1u);
+  EXPECT_EQ(t.data.networkInterfaces[0].groups, (std::vector<std::string>{"sg-1"}));
+}
+
+}  // namespace
+}  // namespace nodewright::cloud::aws

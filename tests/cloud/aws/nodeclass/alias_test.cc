@@ -1,0 +1,194 @@
+// AMI aliases of the three families resolve through the SSM parameters EKS and Bottlerocket
+// publish (as the emulator's world seeds them, with real AWS's names), each image with the
+// requirements of its variant.
+#include "cloud/aws/nodeclass/resolver.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cloud/aws/nodeclass/emulated_peer.h"
+#include "cloud/aws/nodeclass/expect.h"
+#include "cloud/aws/nodeclass/status.h"
+
+namespace nodewright::cloud::aws {
+namespace {
+
+using namespace testing;
+
+// "arm64/standard": what an image's requirements say.
+std::string summary(const ResolvedImage& image) {
+  std::string variant = "?";
+  for (const auto& r : image.requirements) {
+    if (r.key == "karpenter.k8s.aws/instance-gpu-count" && r.operator_ == "Exists") {
+      variant = "nvidia";
+    } else if (r.key == "karpenter.k8s.aws/instance-accelerator-count") {
+      variant = r.operator_ == "Exists" ? "neuron" : "standard";
+    }
+  }
+  return image.architecture + "/" + variant;
+}
+
+struct AliasCase {
+  std::string name;
+  std::string alias;
+  std::string family;
+  // SSM parameter -> the summaries of the requirement sets its image serves.
+  std::vector<std::pair<std::string, std::vector<std::string>>> expected;
+};
+
+class AliasTest : public ::testing::TestWithParam<AliasCase> {
+ protected:
+  core::FakeClock clock_;
+};
+
+TEST_P(AliasTest, ResolvesEveryVariantThroughSsm) {
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{"1.32"});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiSelectorTerms[0].alias = GetParam().alias;
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->family, GetParam().family);
+
+  std::set<std::pair<std::string, std::string>> want;
+  for (const auto& [parameter, summaries] : GetParam().expected) {
+    const std::string id = peer.parameter(parameter);
+    ASSERT_NE(id, "") << "the world has no parameter " << parameter;
+    for (const std::string& s : summaries) {
+      want.emplace(id, s);
+    }
+  }
+  std::set<std::pair<std::string, std::string>> got;
+  for (const ResolvedImage& image : r->images) {
+    got.emplace(image.id, summary(image));
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(r->status.amis.size(), want.size());
+  EXPECT_EQ(condition(*r, nodeclass::kAMIsReady).status, "True");
+  EXPECT_EQ(peer.requests("ssm:GetParameter"), static_cast<int64_t>(GetParam().expected.size()));
+}
+
+const std::string kEks = "/aws/service/eks/optimized-ami/1.32/";
+const std::string kAl2023 = kEks + "amazon-linux-2023/";
+const std::string kBottlerocket = "/aws/service/bottlerocket/aws-k8s-1.32";
+
+INSTANTIATE_TEST_SUITE_P(
+    Families, AliasTest,
+    ::testing::Values(
+        AliasCase{"Al2023Latest",
+                  "al2023@latest",
+                  kFamilyAL2023,
+                  {{kAl2023 + "x86_64/standard/recommended/image_id", {"amd64/standard"}},
+                   {kAl2023 + "x86_64/nvidia/recommended/image_id", {"amd64/nvidia"}},
+                   {kAl2023 + "x86_64/neuron/recommended/image_id", {"amd64/neuron"}},
+                   {kAl2023 + "arm64/standard/recommended/image_id", {"arm64/standard"}},
+                   {kAl2023 + "arm64/nvidia/recommended/image_id", {"arm64/nvidia"}}}},
+        AliasCase{"Al2023Pinned",
+                  "al2023@v20241115",
+                  kFamilyAL2023,
+                  {{kAl2023 + "x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.32-"
+                              "v20241115/image_id",
+                    {"amd64/standard"}},
+                   {kAl2023 + "x86_64/nvidia/amazon-eks-node-al2023-x86_64-nvidia-1.32-"
+                              "v20241115/image_id",
+                    {"amd64/nvidia"}},
+                   {kAl2023 + "x86_64/neuron/amazon-eks-node-al2023-x86_64-neuron-1.32-"
+                              "v20241115/image_id",
+                    {"amd64/neuron"}},
+                   {kAl2023 + "arm64/standard/amazon-eks-node-al2023-arm64-standard-1.32-"
+                              "v20241115/image_id",
+                    {"arm64/standard"}},
+                   {kAl2023 + "arm64/nvidia/amazon-eks-node-al2023-arm64-nvidia-1.32-"
+                              "v20241115/image_id",
+                    {"arm64/nvidia"}}}},
+        AliasCase{
+            "Al2Latest",
+            "al2@latest",
+            kFamilyAL2,
+            {{kEks + "amazon-linux-2/recommended/image_id", {"amd64/standard"}},
+             {kEks + "amazon-linux-2-arm64/recommended/image_id", {"arm64/standard"}},
+             {kEks + "amazon-linux-2-gpu/recommended/image_id", {"amd64/nvidia", "amd64/neuron"}}}},
+        AliasCase{
+            "Al2Pinned",
+            "al2@v20241115",
+            kFamilyAL2,
+            {{kEks + "amazon-linux-2/amazon-eks-node-1.32-v20241115/image_id", {"amd64/standard"}},
+             {kEks + "amazon-linux-2-arm64/amazon-eks-arm64-node-1.32-v20241115/image_id",
+              {"arm64/standard"}},
+             {kEks + "amazon-linux-2-gpu/amazon-eks-gpu-node-1.32-v20241115/image_id",
+              {"amd64/nvidia", "amd64/neuron"}}}},
+        AliasCase{"BottlerocketLatest",
+                  "bottlerocket@latest",
+                  kFamilyBottlerocket,
+                  {{kBottlerocket + "/x86_64/latest/image_id", {"amd64/standard", "amd64/neuron"}},
+                   {kBottlerocket + "/arm64/latest/image_id", {"arm64/standard"}},
+                   {kBottlerocket + "-nvidia/x86_64/latest/image_id", {"amd64/nvidia"}},
+                   {kBottlerocket + "-nvidia/arm64/latest/image_id", {"arm64/nvidia"}}}},
+        // Bottlerocket's releases are v-prefixed on GitHub and bare in SSM: both work.
+        AliasCase{"BottlerocketPinnedWithV",
+                  "bottlerocket@v1.26.2",
+                  kFamilyBottlerocket,
+                  {{kBottlerocket + "/x86_64/1.26.2/image_id", {"amd64/standard", "amd64/neuron"}},
+                   {kBottlerocket + "/arm64/1.26.2/image_id", {"arm64/standard"}},
+                   {kBottlerocket + "-nvidia/x86_64/1.26.2/image_id", {"amd64/nvidia"}},
+                   {kBottlerocket + "-nvidia/arm64/1.26.2/image_id", {"arm64/nvidia"}}}},
+        AliasCase{"BottlerocketPinned",
+                  "bottlerocket@1.26.2",
+                  kFamilyBottlerocket,
+                  {{kBottlerocket + "/x86_64/1.26.2/image_id", {"amd64/standard", "amd64/neuron"}},
+                   {kBottlerocket + "/arm64/1.26.2/image_id", {"arm64/standard"}},
+                   {kBottlerocket + "-nvidia/x86_64/1.26.2/image_id", {"amd64/nvidia"}},
+                   {kBottlerocket + "-nvidia/arm64/1.26.2/image_id", {"arm64/nvidia"}}}}),
+    [](const auto& info) { return info.param.name; });
+
+class AliasMissTest : public ::testing::Test {
+ protected:
+  core::FakeClock clock_;
+};
+
+TEST_F(AliasMissTest, AVersionWithoutParametersIsAFalseConditionNamingTheAlias) {
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{"1.32"});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiSelectorTerms[0].alias = "al2023@v20990101";
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(r->images.empty());
+  api::Condition amis = condition(*r, nodeclass::kAMIsReady);
+  EXPECT_EQ(amis.status, "False");
+  EXPECT_EQ(amis.reason, "AMINotFound");
+  EXPECT_EQ(amis.message,
+            "no AMIs match spec.amiSelectorTerms: no SSM parameter of alias al2023@v20990101 "
+            "exists for Kubernetes 1.32");
+  EXPECT_EQ(peer.requests("DescribeImages"), 0);
+}
+
+TEST_F(AliasMissTest, Al2HasNoImagesAfterKubernetes132) {
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{"1.33"});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiSelectorTerms[0].alias = "al2@latest";
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(condition(*r, nodeclass::kAMIsReady).status, "False");
+}
+
+TEST_F(AliasMissTest, CustomFamilyWithAnAliasKeepsCustom) {
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{"1.32"});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiFamily = kFamilyCustom;
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->family, kFamilyCustom);
+  EXPECT_EQ(r->images.size(), 5u);
+}
+
+}  // namespace
+}  // namespace nodewright::cloud::aws
