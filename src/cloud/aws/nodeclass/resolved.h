@@ -38,10 +38,12 @@ struct ResolvedInterface {
 };
 
 struct ResolvedNodeClass {
-  std::string family;  // kFamily*; from the alias, else amiFamily, else AL2023
+  // kFamily*: amiFamily when set (Custom stays Custom with an alias, as in Karpenter), else
+  // the alias family, else AL2023.
+  std::string family;
   std::vector<sdk::Subnet> subnets;
   std::vector<sdk::SecurityGroup> securityGroups;
-  std::vector<ResolvedImage> images;  // newest first per architecture and requirement set
+  std::vector<ResolvedImage> images;          // newest first per architecture and requirement set
   std::vector<ResolvedInterface> interfaces;  // parallel to spec.networkInterfaces
   // status.subnets/securityGroups/amis and the conditions SubnetsReady, SecurityGroupsReady,
   // AMIsReady, ValidationSucceeded and Ready.
