@@ -29,26 +29,42 @@ bool typeAllowed(const InstanceType& type, const Requirements& requirements) {
   return true;
 }
 
-bool offeringAllowed(const Offering& offering, const Requirements& requirements) {
-  const api::Labels offeringLabels = {{labels::kZone, offering.zone},
-                                      {labels::kCapacityType, offering.capacityType}};
-  for (const auto& r : requirements) {
-    if (isOfferingKey(r.key) && !api::matches(r.key, r.operator_, r.values, offeringLabels)) {
-      return false;
+// Evaluates the claim's zone and capacity-type requirements against offerings, reusing one
+// label map: a claim is checked against thousands of offerings.
+class OfferingFilter {
+ public:
+  explicit OfferingFilter(const Requirements& requirements) {
+    for (const auto& r : requirements) {
+      if (isOfferingKey(r.key)) {
+        requirements_.push_back(&r);
+      }
     }
+    labels_[labels::kZone];
+    labels_[labels::kCapacityType];
   }
-  return true;
-}
 
-bool fits(const InstanceType& type, const ResourceList& requests) {
-  if (requests.empty()) {
+  bool allows(const Offering& offering) {
+    if (requirements_.empty()) {
+      return true;
+    }
+    labels_[labels::kZone] = offering.zone;
+    labels_[labels::kCapacityType] = offering.capacityType;
+    for (const auto* r : requirements_) {
+      if (!api::matches(r->key, r->operator_, r->values, labels_)) {
+        return false;
+      }
+    }
     return true;
   }
-  const ResourceList allocatable = type.allocatable();
+
+ private:
+  std::vector<const api::karpenter::NodeSelectorRequirementWithMinValues*> requirements_;
+  api::Labels labels_;
+};
+
+bool fits(const InstanceType& type, const ResourceList& requests) {
   for (const auto& [name, amount] : requests) {
-    auto it = allocatable.find(name);
-    const core::Quantity have = it == allocatable.end() ? core::Quantity() : it->second;
-    if (have < amount) {
+    if (type.allocatable(name) < amount) {
       return false;
     }
   }
@@ -64,10 +80,10 @@ std::string describeRequests(const ResourceList& requests) {
 }
 
 // The cheapest available offering of `type` the requirements allow; +inf when there is none.
-double cheapestAllowed(const InstanceType& type, const Requirements& reqs) {
+double cheapestAllowed(const InstanceType& type, OfferingFilter& filter) {
   double best = std::numeric_limits<double>::infinity();
   for (const Offering& o : type.offerings) {
-    if (o.available && o.pricePerHour < best && offeringAllowed(o, reqs)) {
+    if (o.available && o.pricePerHour < best && filter.allows(o)) {
       best = o.pricePerHour;
     }
   }
@@ -82,6 +98,7 @@ CandidateTypes launchableTypes(const std::vector<InstanceType>& types,
   std::vector<std::pair<double, const InstanceType*>> priced;
   size_t allowed = 0;
   size_t fitting = 0;
+  OfferingFilter filter(reqs);
   for (const InstanceType& type : types) {
     if (!typeAllowed(type, reqs)) {
       continue;
@@ -91,7 +108,7 @@ CandidateTypes launchableTypes(const std::vector<InstanceType>& types,
       continue;
     }
     ++fitting;
-    if (double price = cheapestAllowed(type, reqs);
+    if (double price = cheapestAllowed(type, filter);
         price != std::numeric_limits<double>::infinity()) {
       priced.emplace_back(price, &type);
     }

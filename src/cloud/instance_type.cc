@@ -21,6 +21,20 @@ ResourceList InstanceType::allocatable() const {
   return out;
 }
 
+core::Quantity InstanceType::allocatable(const std::string& resource) const {
+  auto it = capacity.find(resource);
+  if (it == capacity.end()) {
+    return core::Quantity();
+  }
+  core::Quantity left = it->second;
+  for (const ResourceList* reserved : {&kubeReserved, &systemReserved, &evictionThreshold}) {
+    if (auto r = reserved->find(resource); r != reserved->end()) {
+      left -= r->second;
+    }
+  }
+  return left < core::Quantity() ? core::Quantity::fromInt(0, left.format()) : left;
+}
+
 double InstanceType::cheapestAvailablePrice() const {
   double best = std::numeric_limits<double>::infinity();
   for (const Offering& offering : offerings) {

@@ -43,6 +43,8 @@ struct InstanceType {
 
   // capacity minus the three reservations, never below zero.
   ResourceList allocatable() const;
+  // The same for one resource, without building the list; zero when the type has none.
+  core::Quantity allocatable(const std::string& resource) const;
   // The cheapest available offering's price; +inf when none is available.
   double cheapestAvailablePrice() const;
 };

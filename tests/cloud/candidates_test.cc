@@ -99,6 +99,9 @@ TEST(InstanceTypeTest, AllocatableSubtractsEveryReservationAndStopsAtZero) {
   EXPECT_EQ(allocatable["cpu"], q("1900m"));
   EXPECT_EQ(allocatable["memory"], q("7492Mi"));
   EXPECT_EQ(allocatable["pods"], q("0"));
+  EXPECT_EQ(t.allocatable("memory"), q("7492Mi"));
+  EXPECT_EQ(t.allocatable("pods"), q("0"));
+  EXPECT_EQ(t.allocatable("nvidia.com/gpu"), q("0"));
   EXPECT_DOUBLE_EQ(t.cheapestAvailablePrice(), 0.04);
 }
 
