@@ -76,13 +76,17 @@ void ProviderTest::start(emulators::ec2::Catalog catalog) {
   auto server = emulators::testing::startEc2(core::systemClock(), std::move(options));
   ASSERT_TRUE(server) << server.error().message();
   server_ = std::move(*server);
+  startStack(server_->url(), server_->url());
+}
+
+void ProviderTest::startStack(const std::string& endpoint, const std::string& pricingEndpoint) {
   curl_ = nodewright::aws::makeCurlTransport();
   recorder_ = std::make_unique<nodewright::aws::testing::RecordingTransport>(*curl_);
 
   AwsStackOptions stack;
-  stack.ec2Endpoint = server_->url();
-  stack.ssmEndpoint = server_->url();
-  stack.pricingEndpoint = server_->url();
+  stack.ec2Endpoint = endpoint;
+  stack.ssmEndpoint = endpoint;
+  stack.pricingEndpoint = pricingEndpoint;
   stack.credentials = [] {
     return nodewright::aws::ApiResult<nodewright::aws::sigv4::Credentials>(
         nodewright::aws::sigv4::Credentials{"nodewright", "nodewright", ""});

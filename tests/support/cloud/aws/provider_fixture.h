@@ -38,6 +38,9 @@ class ProviderTest : public ::testing::Test {
  protected:
   // Starts the emulator with `catalog` and the stack against it.
   void start(emulators::ec2::Catalog catalog = emulators::ec2::builtinCatalog());
+  // The stack against `endpoint` for EC2 and SSM (another peer, e.g. moto), with the Pricing
+  // API at `pricingEndpoint` when it is not empty.
+  void startStack(const std::string& endpoint, const std::string& pricingEndpoint);
 
   AwsCloudProvider& provider() { return stack_->provider(); }
   AwsStack& stack() { return *stack_; }
