@@ -96,8 +96,9 @@ core::Result<sdk::LaunchTemplateNetworkInterface> listedInterface(
     out.groups = classGroups;
   }
   if (ownSubnets(ni, r) && !options.zone.empty()) {
-    const sdk::Subnet* subnet =
-        roomiestSubnet(r != nullptr ? r->subnets : std::vector<sdk::Subnet>{}, options.zone);
+    // Both branches lvalues: a temporary vector here would die before `subnet` is read.
+    static const std::vector<sdk::Subnet> kNone;
+    const sdk::Subnet* subnet = roomiestSubnet(r != nullptr ? r->subnets : kNone, options.zone);
     if (subnet == nullptr) {
       return core::fail(
           invalid(field(i, "subnetSelectorTerms"),
