@@ -19,7 +19,8 @@ bool isOfferingKey(const std::string& key) {
 
 bool typeAllowed(const InstanceType& type, const Requirements& requirements) {
   for (const auto& r : requirements) {
-    if (isOfferingKey(r.key) || !type.labels.contains(r.key)) {
+    if (isOfferingKey(r.key) ||
+        (!type.labels.contains(r.key) && !labels::definedByInstanceType(r.key))) {
       continue;
     }
     if (!api::matches(r.key, r.operator_, r.values, type.labels)) {

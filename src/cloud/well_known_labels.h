@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string_view>
+
 // The node labels whose values come from the cloud rather than from a NodePool: an instance
 // type carries them, or an offering (zone, capacity type) does. Upstream names, unchanged.
 namespace nodewright::cloud::labels {
@@ -10,5 +12,14 @@ inline constexpr const char* kInstanceType = "node.kubernetes.io/instance-type";
 inline constexpr const char* kArch = "kubernetes.io/arch";
 inline constexpr const char* kOs = "kubernetes.io/os";
 inline constexpr const char* kNodePool = "karpenter.sh/nodepool";
+
+// Labels every instance type answers for, by carrying them or by not having what they describe
+// (a type without a GPU has no instance-gpu-name): a requirement on one that a type lacks is
+// evaluated as on a node without the label, as Karpenter's DoesNotExist requirements do. Other
+// keys a type lacks (karpenter.sh/nodepool, a NodePool's own labels) do not restrict it.
+inline bool definedByInstanceType(std::string_view key) {
+  return key == kArch || key == kOs || key == kInstanceType ||
+         key.starts_with("karpenter.k8s.aws/instance-");
+}
 
 }  // namespace nodewright::cloud::labels

@@ -69,6 +69,20 @@ TEST(LaunchableTypes, RequestsMustFitAllocatableAndRequirementsFilterTypes) {
   EXPECT_EQ(names(set), (std::vector<std::string>{"m5.xlarge"}));
 }
 
+TEST(LaunchableTypes, AnInstanceLabelATypeLacksMeansTheTypeHasNone) {
+  auto types = catalog();
+  types[2].labels["karpenter.k8s.aws/instance-gpu-manufacturer"] = "nvidia";
+  auto set = launchableTypes(
+      types,
+      claim({{"karpenter.k8s.aws/instance-gpu-manufacturer", "In", {"nvidia"}, std::nullopt}}));
+  EXPECT_EQ(names(set), (std::vector<std::string>{"m5.2xlarge"}));
+  set = launchableTypes(
+      types,
+      claim({{"karpenter.k8s.aws/instance-gpu-manufacturer", "DoesNotExist", {}, std::nullopt},
+             {labels::kNodePool, "In", {"default"}, std::nullopt}}));
+  EXPECT_EQ(names(set), (std::vector<std::string>{"m5.large", "m5.xlarge"}));
+}
+
 TEST(LaunchableTypes, NeedsAnAvailableOfferingTheClaimAllows) {
   auto types = catalog();
   for (Offering& o : types[1].offerings) {

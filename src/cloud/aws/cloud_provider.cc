@@ -59,7 +59,7 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
   if (!view) {
     return core::fail(view.error().wrap("launching " + claimName));
   }
-  const auto& kubelet = claim.spec.kubelet ? claim.spec.kubelet : view->nodeClass.spec.kubelet;
+  const auto& kubelet = effectiveKubelet(view->nodeClass.spec, claim.spec.kubelet);
   auto types = providers_.instanceTypes.listShared(view->nodeClass, kubelet, view->zones,
                                                    efaRequested(claim));
   if (!types) {
@@ -141,7 +141,7 @@ core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter
   if (!view) {
     return core::fail(view.error().wrap("NodePool " + pool.metadata.name));
   }
-  const auto& kubelet = tmpl.kubelet ? tmpl.kubelet : view->nodeClass.spec.kubelet;
+  const auto& kubelet = effectiveKubelet(view->nodeClass.spec, tmpl.kubelet);
   return providers_.instanceTypes.list(view->nodeClass, kubelet, view->zones);
 }
 

@@ -1,5 +1,7 @@
 #include "cloud/aws/instance/instance_provider.h"
 
+#include "cloud/aws/instancetype/types.h"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -9,6 +11,7 @@
 
 #include "api/labels.h"
 #include "aws/error_class.h"
+#include "cloud/aws/instancetype/types.h"
 #include "cloud/aws/launchtemplate/data.h"
 #include "cloud/aws/launchtemplate/network_interfaces.h"
 
@@ -113,7 +116,7 @@ core::Result<InstanceProvider::Plan> InstanceProvider::plan(const LaunchRequest&
   // One template per (image, max pods, EFA count, zone when interfaces pin subnets), as
   // Karpenter's resolver groups types; identical templates from different keys share a name.
   const api::karpenter::EC2NodeClass& nodeClass = request.nodeClass;
-  const auto kubelet = nodeClass.spec.kubelet ? nodeClass.spec.kubelet : claim.spec.kubelet;
+  const auto& kubelet = effectiveKubelet(nodeClass.spec, claim.spec.kubelet);
   const bool efaRequested = claim.spec.resources.requests.contains(kResourceEfa);
   std::vector<std::string> zones = {""};
   if (interfacesPinSubnets(nodeClass.spec, request.resolved)) {
@@ -190,6 +193,18 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   const std::string claimKey =
       claim.metadata.uid.empty() ? claim.metadata.name : claim.metadata.uid;
   const int tries = attempt(claimKey);
+  if (tries > 0) {
+    // An earlier attempt under another token may have launched after all (its answer lost, or
+    // a mismatch whose first request did launch): the claim's tag tells, before a new token
+    // could launch a second instance.
+    auto found = findLaunched(claim);
+    if (found) {
+      return found;
+    }
+    if (!found.error().is(core::Code::NotFound)) {
+      return core::fail(found.error().wrap("looking for an earlier launch"));
+    }
+  }
   sdk::FleetRequest fleet;
   fleet.launchTemplateConfigs = plan.configs;
   fleet.capacityType = plan.capacityType;
@@ -201,6 +216,12 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
 
   auto result = ec2_.createFleet(fleet);
   if (!result) {
+    if (result.error().code.starts_with("InvalidLaunchTemplate")) {
+      // A template deleted behind our back (or by a node class change): make it again next time.
+      for (const TemplateGroup& group : plan.groups) {
+        templates_.invalidate(group.launchTemplateName);
+      }
+    }
     if (result.error().code == kIdempotencyMismatch) {
       // The token's first request differed (offerings changed since): whether it launched is
       // told by the claim's tag, and the next attempt gets a fresh token either way.
@@ -214,7 +235,8 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   recordErrors(*result, plan);
   if (result->instanceIds.empty()) {
     setAttempt(claimKey, tries + 1);
-    const bool capacity = std::all_of(result->errors.begin(), result->errors.end(),
+    const bool capacity = !result->errors.empty() &&
+                          std::all_of(result->errors.begin(), result->errors.end(),
                                       [](const auto& e) { return isCapacityError(e.errorCode); });
     const std::string message =
         fmt::format("creating fleet for {}: no {} instance launched: {}", claim.metadata.name,
@@ -222,7 +244,11 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
     return core::fail(
         core::Error(capacity ? core::Code::InsufficientCapacity : core::Code::Internal, message));
   }
-  // The attempt stays as it is: a repeated create() for this claim replays this answer.
+  // Launched: the count goes, so it cannot grow with every claim that ever failed once. A
+  // repeated create() (its answer lost) then replays the first token's answer: this one when
+  // it launched at once; otherwise that failure, after which the next attempt finds this
+  // instance by its tag before trying a new token.
+  forgetAttempts(claimKey);
 
   sdk::Instance instance;
   instance.instanceId = result->instanceIds.front();
@@ -302,6 +328,11 @@ int InstanceProvider::attempt(const std::string& claimKey) const {
   std::lock_guard lock(mu_);
   auto it = attempts_.find(claimKey);
   return it == attempts_.end() ? 0 : it->second;
+}
+
+void InstanceProvider::forgetAttempts(const std::string& claimKey) {
+  std::lock_guard lock(mu_);
+  attempts_.erase(claimKey);
 }
 
 void InstanceProvider::setAttempt(const std::string& claimKey, int attempt) {

@@ -107,6 +107,7 @@ class InstanceProvider {
 
   int attempt(const std::string& claimKey) const;
   void setAttempt(const std::string& claimKey, int attempt);
+  void forgetAttempts(const std::string& claimKey);
 
   sdk::Ec2Client& ec2_;
   LaunchTemplateProvider& templates_;

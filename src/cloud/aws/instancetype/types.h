@@ -33,6 +33,15 @@ struct InstanceTypeSettings {
   int reservedENIs = 0;
 };
 
+// The kubelet settings nodes launch with: the EC2NodeClass's (where karpenter.k8s.aws/v1 keeps
+// them), else the NodePool's or NodeClaim's (where v1beta1 kept them). Capacity, user data and
+// launch templates all read this one, so the scheduler packs for the maxPods the node gets.
+inline const std::optional<api::karpenter::KubeletConfiguration>& effectiveKubelet(
+    const api::karpenter::EC2NodeClassSpec& nodeClass,
+    const std::optional<api::karpenter::KubeletConfiguration>& fallback) {
+  return nodeClass.kubelet ? nodeClass.kubelet : fallback;
+}
+
 // kubernetes.io/arch: "amd64" or "arm64" from ProcessorInfo.SupportedArchitectures; nullopt
 // when the type has neither (mac, i386-only).
 std::optional<std::string> kubeArchitecture(const sdk::InstanceTypeInfo& info);

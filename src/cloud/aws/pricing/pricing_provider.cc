@@ -78,7 +78,10 @@ core::Status PricingProvider::refreshSpotLocked() {
   }
   std::map<SpotKey, double, std::less<>> next;
   for (const sdk::SpotPrice& price : *prices) {
-    next[SpotKey(price.instanceType, price.availabilityZone)] = price.price;
+    // A price EC2 left out or that did not parse reads 0: such a pool would look free.
+    if (price.price > 0) {
+      next[SpotKey(price.instanceType, price.availabilityZone)] = price.price;
+    }
   }
   std::lock_guard lock(mu_);
   spotFetched_ = clock_.steadyNow();
