@@ -96,6 +96,9 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
     context.log().debug("waiting on nodeclaims node-class={} nodeclaims={}", name, joined(*claims));
     return Result::waiting(options_.terminationRecheck);
   }
+  if (!context.leading()) {
+    return Result::done();
+  }
   auto deleted = templates_.deleteAll(name);
   if (!deleted) {
     return core::fail(deleted.error().wrap("deleting launch templates of " + name));
@@ -115,6 +118,10 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
       return Result::done();
     }
     return apiFailure(updated.error(), "removing the finalizer of EC2NodeClass " + name);
+  }
+  {
+    std::lock_guard lock(mu_);
+    cleanedGeneration_.erase(name);
   }
   context.log().info("released node class node-class={} launch-templates={}", name,
                      deleted->size());
@@ -152,16 +159,28 @@ core::Result<std::optional<EC2NodeClass>> NodeClassController::addFinalizer(
 // recreate the ones they need (the provider is told to forget each name).
 core::Status NodeClassController::deleteStaleTemplates(const EC2NodeClass& nodeClass,
                                                        runtime::Context& context) {
-  if (!specChangedSinceStatus(nodeClass)) {
+  // Only the leader touches EC2; the others' reconciles are read-only.
+  if (!specChangedSinceStatus(nodeClass) || !context.leading()) {
     return {};
   }
   const std::string& name = nodeClass.metadata.name;
+  {
+    std::lock_guard lock(mu_);
+    auto it = cleanedGeneration_.find(name);
+    if (it != cleanedGeneration_.end() && it->second == nodeClass.metadata.generation) {
+      return {};
+    }
+  }
   auto deleted = templates_.cleanup(name, {});
   if (!deleted) {
     return core::fail(deleted.error().wrap("deleting stale launch templates of " + name));
   }
   for (const auto& template_ : *deleted) {
     templates_.invalidate(template_);
+  }
+  {
+    std::lock_guard lock(mu_);
+    cleanedGeneration_[name] = nodeClass.metadata.generation;
   }
   if (!deleted->empty()) {
     context.log().info("deleted stale launch templates node-class={} generation={} count={}", name,

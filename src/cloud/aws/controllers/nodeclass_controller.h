@@ -1,6 +1,8 @@
 #pragma once
 
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +77,11 @@ class NodeClassController final : public runtime::Reconciler {
   LaunchTemplateProvider& templates_;
   runtime::EventRecorder* events_;
   const NodeClassControllerOptions options_;
+
+  std::mutex mu_;
+  // The generation whose stale templates were deleted, per node class, so a reconcile retried
+  // before its status write lands does not delete what launches made since.
+  std::map<std::string, int64_t> cleanedGeneration_;  // GUARDED_BY(mu_)
 };
 
 // The spec changed since status was last written: the Ready condition was observed at another
