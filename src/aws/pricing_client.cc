@@ -77,7 +77,7 @@ ApiResult<std::map<std::string, double>> PricingClient::onDemandLinuxPrices(
       {"Filters",
        {termMatch("operatingSystem", "Linux"), termMatch("tenancy", "Shared"),
         termMatch("preInstalledSw", "NA"), termMatch("capacitystatus", "Used"),
-        termMatch("regionCode", regionCode)}},
+        termMatch("marketoption", "OnDemand"), termMatch("regionCode", regionCode)}},
   };
   std::map<std::string, double> prices;
   std::string token;

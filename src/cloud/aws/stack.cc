@@ -53,6 +53,11 @@ core::Result<std::unique_ptr<AwsStack>> AwsStack::create(const core::Clock& cloc
   pricing.region = options.region;
   s->pricing_ =
       std::make_unique<PricingProvider>(clock, *s->ec2_, s->pricingClient_.get(), pricing);
+  if (s->pricingClient_ != nullptr) {
+    // Best effort: the built-in table stands in when the Pricing API cannot be reached (it is
+    // logged there), and fresher prices only improve the ranking.
+    (void)s->pricing_->refreshOnDemand();
+  }
   ResolverOptions resolver;
   resolver.kubernetesVersion = options.kubernetesVersion;
   s->resolver_ = std::make_unique<NodeClassResolver>(clock, *s->ec2_, *s->ssm_, resolver);

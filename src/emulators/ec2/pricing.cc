@@ -52,7 +52,7 @@ Json attributesOf(const InstanceTypeInfo& t, const World& world) {
          {"tenancy", "Shared"},         {"preInstalledSw", "NA"},
          {"capacitystatus", "Used"},    {"licenseModel", "No License required"},
          {"operation", "RunInstances"}, {"usagetype", "BoxUsage:" + t.name},
-         {"regionCode", world.region}};
+         {"regionCode", world.region},  {"marketoption", "OnDemand"}};
   if (t.vcpu) {
     a["vcpu"] = std::to_string(*t.vcpu);
   }
