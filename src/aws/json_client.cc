@@ -5,21 +5,6 @@
 namespace nodewright::aws {
 namespace {
 
-SignedCallOptions callOptions(const JsonClientOptions& o) {
-  return SignedCallOptions{
-      .endpoint = o.endpoint,
-      .region = o.region,
-      .service = o.service,
-      .protocol = "json",
-      .credentials = o.credentials,
-      .retry = o.retry,
-      .limiter = o.limiter,
-      .attemptTimeout = o.attemptTimeout,
-      .callTimeout = o.callTimeout,
-      .sleep = o.sleep,
-  };
-}
-
 // "com.amazonaws.ssm#ParameterNotFound" and "ParameterNotFound:http://internal.amazon.com/..."
 // both mean ParameterNotFound, as the AWS SDKs read them.
 std::string bareCode(std::string_view code) {
@@ -65,7 +50,8 @@ ApiError parseJsonError(const HttpResponse& response, const std::string& request
 }
 
 JsonClient::JsonClient(const core::Clock& clock, Transport& transport, JsonClientOptions options)
-    : options_(std::move(options)), caller_(clock, transport, callOptions(options_)) {}
+    : options_(std::move(options)),
+      caller_(clock, transport, signedCallOptions(options_, "json")) {}
 
 ApiResult<nlohmann::json> JsonClient::call(std::string_view operation,
                                            const nlohmann::json& request) {

@@ -7,21 +7,6 @@
 namespace nodewright::aws {
 namespace {
 
-SignedCallOptions callOptions(const QueryClientOptions& o) {
-  return SignedCallOptions{
-      .endpoint = o.endpoint,
-      .region = o.region,
-      .service = o.service,
-      .protocol = "query",
-      .credentials = o.credentials,
-      .retry = o.retry,
-      .limiter = o.limiter,
-      .attemptTimeout = o.attemptTimeout,
-      .callTimeout = o.callTimeout,
-      .sleep = o.sleep,
-  };
-}
-
 ApiError readQueryError(const HttpResponse& response, const std::string& requestId) {
   if (auto error = xml::parseEc2Error(response.body, response.status)) {
     return std::move(*error);
@@ -35,7 +20,8 @@ ApiError readQueryError(const HttpResponse& response, const std::string& request
 }  // namespace
 
 QueryClient::QueryClient(const core::Clock& clock, Transport& transport, QueryClientOptions options)
-    : options_(std::move(options)), caller_(clock, transport, callOptions(options_)) {}
+    : options_(std::move(options)),
+      caller_(clock, transport, signedCallOptions(options_, "query")) {}
 
 ApiResult<std::string> QueryClient::call(std::string_view action, const ParamPairs& params) {
   ParamPairs pairs;

@@ -37,6 +37,23 @@ struct SignedCallOptions {
   SleepFn sleep;  // empty: clockSleep(clock)
 };
 
+// The shared fields of a protocol client's options (QueryClientOptions, JsonClientOptions).
+template <class ClientOptions>
+SignedCallOptions signedCallOptions(const ClientOptions& o, std::string protocol) {
+  SignedCallOptions out;
+  out.endpoint = o.endpoint;
+  out.region = o.region;
+  out.service = o.service;
+  out.protocol = std::move(protocol);
+  out.credentials = o.credentials;
+  out.retry = o.retry;
+  out.limiter = o.limiter;
+  out.attemptTimeout = o.attemptTimeout;
+  out.callTimeout = o.callTimeout;
+  out.sleep = o.sleep;
+  return out;
+}
+
 // One request as its protocol serialized it.
 struct SignedRequest {
   std::string_view operation;  // the action or operation: rate-limit class and log
