@@ -252,6 +252,20 @@ ApiResult<api::Object> Client::updateStatus(const api::Object& object) {
                     "PUT");
 }
 
+ApiResult<api::Json> Client::postSubresource(const api::KindInfo& kind, const std::string& ns,
+                                             const std::string& name,
+                                             const std::string& subresource,
+                                             const api::Json& body) {
+  auto response = call(
+      makeRequest("POST", collectionPath(kind, ns) + "/" + queryEscape(name) + "/" + subresource,
+                  api::dumpJson(body)),
+      "POST");
+  if (!response) return tl::unexpected(response.error());
+  auto json = api::Json::parse(response->body, nullptr, false);
+  if (json.is_discarded()) return tl::unexpected(decodeError("invalid JSON"));
+  return json;
+}
+
 ApiResult<api::Object> Client::patch(const api::KindInfo& kind, const std::string& ns,
                                      const std::string& name, PatchType type,
                                      const std::string& body, const PatchOptions& options) {

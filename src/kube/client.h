@@ -105,6 +105,11 @@ class Client {
   // Optimistic concurrency: metadata.resourceVersion must be the stored one (else Conflict).
   ApiResult<api::Object> update(const api::Object& object);
   ApiResult<api::Object> updateStatus(const api::Object& object);
+  // POSTs `body` to an object's subresource (pods/binding, pods/eviction) and returns the
+  // server's answer, a Status on success.
+  ApiResult<api::Json> postSubresource(const api::KindInfo& kind, const std::string& ns,
+                                       const std::string& name, const std::string& subresource,
+                                       const api::Json& body);
   ApiResult<api::Object> patch(const api::KindInfo& kind, const std::string& ns,
                                const std::string& name, PatchType type, const std::string& body,
                                const PatchOptions& options = {});
