@@ -1,0 +1,116 @@
+#include "controllers/garbagecollection/garbage_collector.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace nodewright::controllers::garbagecollection {
+namespace {
+
+using api::karpenter::NodeClaim;
+using runtime::Result;
+
+// When the claim's Launched condition turned true, if it did.
+std::optional<core::TimePoint> launchedAt(const NodeClaim& claim) {
+  for (const auto& c : claim.status.conditions) {
+    if (c.type == "Launched" && c.status == "True") {
+      return c.lastTransitionTime.point();
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+GarbageCollector::GarbageCollector(kube::Client& client, cloud::CloudProvider& cloud,
+                                   const core::Clock& clock, runtime::Registry& metrics,
+                                   GarbageCollectorOptions options)
+    : nodeClaims_(client),
+      cloud_(cloud),
+      clock_(clock),
+      options_(options),
+      collected_(metrics.counter("karpenter_garbage_collected_total",
+                                 "Machines terminated and NodeClaims deleted by garbage "
+                                 "collection, by kind.",
+                                 {"kind"})) {}
+
+runtime::Controller& GarbageCollector::setup(runtime::Manager& manager) {
+  claims_ = &manager.informerFor<NodeClaim>().cache();
+  runtime::ControllerOptions options;
+  options.workers = 1;
+  runtime::Controller& controller = manager.addController(kName, *this, options);
+  controller.enqueue({"", kName});
+  return controller;
+}
+
+runtime::Outcome GarbageCollector::reconcile(const runtime::Request&, runtime::Context& context) {
+  auto summary = collect(*claims_, context);
+  if (!summary) {
+    return core::fail(summary.error());
+  }
+  return Result::after(options_.every);
+}
+
+core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& claims,
+                                                          runtime::Context& context) {
+  auto machines = cloud_.list();
+  if (!machines) {
+    return core::fail(machines.error());
+  }
+  std::set<std::string> names;
+  std::map<std::string, NodeClaim> byProviderID;
+  for (const api::Object& object : claims.list()) {
+    if (const auto* claim = object.as<NodeClaim>()) {
+      names.insert(claim->metadata.name);
+      if (!claim->status.providerID.empty()) {
+        byProviderID[claim->status.providerID] = *claim;
+      }
+    }
+  }
+  CollectionSummary summary;
+  const auto now = clock_.now();
+  std::set<std::string> live;
+  for (const cloud::Machine& machine : *machines) {
+    live.insert(machine.providerID);
+    const bool accounted = byProviderID.count(machine.providerID) > 0 ||
+                           (!machine.nodeClaimName.empty() && names.count(machine.nodeClaimName));
+    if (accounted || now - machine.launchTime < options_.grace || !context.leading()) {
+      continue;
+    }
+    if (auto removed = cloud_.remove(machine.providerID);
+        !removed && !removed.error().is(core::Code::NotFound)) {
+      context.log().warn("terminating {}: {}", machine.providerID, removed.error().message());
+      continue;
+    }
+    context.log().info("terminated {} (nodeclaim {}): no NodeClaim accounts for it",
+                       machine.providerID,
+                       machine.nodeClaimName.empty() ? "unknown" : machine.nodeClaimName);
+    collected_.with({"machine"}).inc();
+    summary.terminatedMachines.push_back(machine.providerID);
+  }
+  for (const auto& [providerID, claim] : byProviderID) {
+    const auto launched = launchedAt(claim);
+    if (live.count(providerID) || claim.metadata.deletionTimestamp || !launched ||
+        now - *launched < options_.grace) {
+      continue;
+    }
+    // list() may lag a launch; only the machine itself saying it is gone counts.
+    auto machine = cloud_.get(providerID);
+    if (machine || !machine.error().is(core::Code::NotFound) || !context.leading()) {
+      continue;
+    }
+    auto removed = nodeClaims_.remove("", claim.metadata.name);
+    if (!removed && !removed.error().is(kube::Reason::NotFound)) {
+      context.log().warn("deleting nodeclaim {}: {}", claim.metadata.name,
+                         removed.error().describe());
+      continue;
+    }
+    context.log().info("deleted nodeclaim {}: its machine {} is gone", claim.metadata.name,
+                       providerID);
+    collected_.with({"nodeclaim"}).inc();
+    summary.deletedNodeClaims.push_back(claim.metadata.name);
+  }
+  return summary;
+}
+
+}  // namespace nodewright::controllers::garbagecollection
