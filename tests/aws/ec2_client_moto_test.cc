@@ -11,6 +11,7 @@
 
 #include "aws/ec2_client.h"
 #include "aws/error_class.h"
+#include "support/aws/moto_network.h"
 #include "support/aws/moto_server.h"
 #include "support/emulators/ec2_fixture.h"
 #include "support/emulators/query_client.h"
@@ -43,41 +44,10 @@ class Ec2ClientMotoTest : public ::testing::Test {
     wire_ = std::make_unique<emulators::testing::QueryClient>(moto_->url(), core::systemClock());
   }
 
-  // The first text of `name` in the answer to `action`, which must succeed.
-  std::string create(std::string_view action, const ParamPairs& params, const char* name) {
-    auto r = wire_->call(action, params);
-    EXPECT_TRUE(r) << r.error().message();
-    EXPECT_EQ(r ? r->status : 0, 200) << (r ? r->body : "");
-    return r ? r->firstText(name) : "";
-  }
+  using Network = testing::MotoNetwork;
 
-  struct Network {
-    std::string vpc;
-    std::vector<std::string> subnets;  // us-east-1a, us-east-1b
-    std::string group;
-  };
-
-  // A VPC with two subnets and a group, tagged karpenter.sh/discovery=<cluster>.
   Network network(const std::string& cluster, int octet) {
-    Network n;
-    n.vpc = create("CreateVpc", {{"CidrBlock", fmt::format("10.{}.0.0/16", octet)}}, "vpcId");
-    for (const char* zone : {"us-east-1a", "us-east-1b"}) {
-      n.subnets.push_back(
-          create("CreateSubnet",
-                 {{"VpcId", n.vpc},
-                  {"AvailabilityZone", zone},
-                  {"CidrBlock", fmt::format("10.{}.{}.0/24", octet, n.subnets.size())}},
-                 "subnetId"));
-    }
-    n.group =
-        create("CreateSecurityGroup",
-               {{"GroupName", cluster + "-node"}, {"GroupDescription", "nodes"}, {"VpcId", n.vpc}},
-               "groupId");
-    std::vector<std::string> ids = n.subnets;
-    ids.push_back(n.group);
-    auto tagged = ec2_->createTags(ids, {{"karpenter.sh/discovery", cluster}});
-    EXPECT_TRUE(tagged) << tagged.error().code << ": " << tagged.error().message;
-    return n;
+    return testing::createMotoNetwork(*wire_, cluster, octet);
   }
 
   std::string anyImage() {

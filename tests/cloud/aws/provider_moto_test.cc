@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "support/aws/moto_network.h"
 #include "support/aws/moto_server.h"
 #include "support/cloud/aws/provider_fixture.h"
 #include "support/emulators/query_client.h"
@@ -32,41 +33,13 @@ class ProviderMotoTest : public ProviderTest {
     wire_ = std::make_unique<emulators::testing::QueryClient>(moto_->url(), core::systemClock());
   }
 
-  std::string create(std::string_view action, const nodewright::aws::ParamPairs& params,
-                     const char* name) {
-    auto r = wire_->call(action, params);
-    EXPECT_TRUE(r && r->status == 200) << (r ? r->body : r.error().message());
-    return r ? r->firstText(name) : "";
-  }
-
-  // A VPC with a subnet per zone and a node group in moto, tagged for `cluster`; a node class
-  // selecting them by tag and an amazon-owned x86_64 image by id.
   api::karpenter::EC2NodeClass network(const std::string& cluster, int octet) {
-    const std::string vpc =
-        create("CreateVpc", {{"CidrBlock", fmt::format("10.{}.0.0/16", octet)}}, "vpcId");
-    std::vector<std::string> ids;
-    int n = 0;
-    for (const char* zone : {"us-east-1a", "us-east-1b"}) {
-      ids.push_back(create("CreateSubnet",
-                           {{"VpcId", vpc},
-                            {"AvailabilityZone", zone},
-                            {"CidrBlock", fmt::format("10.{}.{}.0/24", octet, n++)}},
-                           "subnetId"));
-    }
-    ids.push_back(
-        create("CreateSecurityGroup",
-               {{"GroupName", cluster + "-node"}, {"GroupDescription", "nodes"}, {"VpcId", vpc}},
-               "groupId"));
-    auto tagged = stack().ec2().createTags(ids, {{"karpenter.sh/discovery", cluster}});
-    EXPECT_TRUE(tagged) << tagged.error().message;
-    auto images = stack().ec2().describeImages({{"architecture", {"x86_64"}}}, {}, {"amazon"});
-    EXPECT_TRUE(images && !images->empty());
-
+    const auto n = nodewright::aws::testing::createMotoNetwork(*wire_, cluster, octet);
     auto nc = discoveryNodeClass(cluster);
     nc.spec.subnetSelectorTerms[0].tags = {{"karpenter.sh/discovery", cluster}};
     nc.spec.securityGroupSelectorTerms[0].tags = {{"karpenter.sh/discovery", cluster}};
     api::karpenter::AMISelectorTerm byId;
-    byId.id = images && !images->empty() ? images->front().imageId : "";
+    byId.id = n.imageId;
     nc.spec.amiSelectorTerms = {byId};
     nc.spec.amiFamily = "AL2023";
     return nc;
