@@ -1,0 +1,108 @@
+#include "emulators/kubelet/objects.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/hash.h"
+
+namespace nodewright::emulators::kubelet {
+
+bool isManaged(const api::corev1::Node& node) {
+  return node.metadata.annotations.contains(kManagedAnnotation);
+}
+
+bool isRegistered(const api::corev1::Node& node) {
+  return std::none_of(node.spec.taints.begin(), node.spec.taints.end(),
+                      [](const api::corev1::Taint& t) { return t.key == kUnregisteredTaintKey; });
+}
+
+bool isNodeReady(const api::corev1::Node& node) {
+  const auto* ready = api::corev1::findCondition(node.status, "Ready");
+  return ready != nullptr && ready->status == "True";
+}
+
+std::string internalIp(const api::corev1::Node& node) {
+  for (const auto& address : node.status.addresses) {
+    if (address.type == "InternalIP") {
+      return address.address;
+    }
+  }
+  return "";
+}
+
+bool isPodTerminal(const api::corev1::Pod& pod) {
+  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+}
+
+bool isPodReady(const api::corev1::Pod& pod) {
+  const auto* ready = api::corev1::findCondition(pod.status, "Ready");
+  return ready != nullptr && ready->status == "True";
+}
+
+bool isPodActive(const api::corev1::Pod& pod) {
+  return !isPodTerminal(pod) && !pod.metadata.deletionTimestamp;
+}
+
+bool isControlledBy(const api::ObjectMeta& meta, const std::string& uid) {
+  return std::any_of(meta.ownerReferences.begin(), meta.ownerReferences.end(),
+                     [&](const api::OwnerReference& ref) {
+                       return ref.controller.value_or(false) && ref.uid == uid;
+                     });
+}
+
+std::string fakeIp(std::string_view seed, int prefix) {
+  core::Hasher hasher;
+  hasher.addString(seed);
+  const uint64_t h = hasher.value();
+  // .0 and .255 are avoided so the address is a usable host address.
+  return fmt::format("{}.{}.{}.{}", prefix, (h >> 16) & 0xff, (h >> 8) & 0xff, 1 + (h % 254));
+}
+
+namespace {
+
+using Write = kube::ApiResult<api::Object> (kube::Client::*)(const api::Object&);
+
+kube::ApiResult<std::optional<api::Object>> writeWithRetry(
+    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
+    const std::function<bool(api::Object&)>& mutate, Write write) {
+  constexpr int kAttempts = 8;
+  for (int attempt = 1;; ++attempt) {
+    auto current = client.get(kind, ns, name);
+    if (!current) {
+      return tl::unexpected(current.error());
+    }
+    if (!mutate(*current)) {
+      return std::optional<api::Object>();
+    }
+    auto written = (client.*write)(*current);
+    if (written) {
+      return std::optional<api::Object>(std::move(*written));
+    }
+    // A conflict is another writer between our read and write: read again at once (the
+    // status writers here are few, so contention clears within a few rounds).
+    if (!written.error().is(kube::Reason::Conflict) || attempt >= kAttempts) {
+      return tl::unexpected(written.error());
+    }
+  }
+}
+
+}  // namespace
+
+kube::ApiResult<std::optional<api::Object>> updateStatusWithRetry(
+    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
+    const std::function<bool(api::Object&)>& mutate) {
+  return writeWithRetry(client, kind, ns, name, mutate, &kube::Client::updateStatus);
+}
+
+kube::ApiResult<std::optional<api::Object>> updateObjectWithRetry(
+    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
+    const std::function<bool(api::Object&)>& mutate) {
+  return writeWithRetry(client, kind, ns, name, mutate, &kube::Client::update);
+}
+
+runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing) {
+  return core::fail(error.toError().wrap(doing));
+}
+
+}  // namespace nodewright::emulators::kubelet

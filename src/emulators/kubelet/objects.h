@@ -1,0 +1,70 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/core/node.h"
+#include "api/core/pod.h"
+#include "api/object.h"
+#include "kube/client.h"
+#include "runtime/reconciler.h"
+
+// What the node agent's controllers share: the names they agree on and small helpers over pods,
+// nodes and the API.
+namespace nodewright::emulators::kubelet {
+
+// Karpenter's kubelet registers with this taint (user data); Karpenter's registration removes it.
+inline constexpr const char* kUnregisteredTaintKey = "karpenter.sh/unregistered";
+// Marks the Nodes this agent registered, so it never deletes or runs pods on anyone else's.
+inline constexpr const char* kManagedAnnotation = "nodewright.sh/node-agent";
+inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
+inline constexpr const char* kDefaultScheduler = "default-scheduler";
+inline constexpr const char* kPodTemplateHashLabel = "pod-template-hash";
+
+// Cached objects are shared and immutable: the typed view of one, never null for its kind.
+template <class T>
+const T& typedOf(const api::Object& object) {
+  const T* typed = object.as<T>();
+  NW_CHECK(typed != nullptr);
+  return *typed;
+}
+
+template <class T>
+api::Object objectOf(const api::KindInfo& kind, T value) {
+  return api::Object(&kind, std::make_shared<T>(std::move(value)));
+}
+
+bool isManaged(const api::corev1::Node& node);
+// No karpenter.sh/unregistered taint: Karpenter has taken the node over.
+bool isRegistered(const api::corev1::Node& node);
+bool isNodeReady(const api::corev1::Node& node);
+// The InternalIP address, or "".
+std::string internalIp(const api::corev1::Node& node);
+
+// Succeeded or Failed: the pod holds no resources any more.
+bool isPodTerminal(const api::corev1::Pod& pod);
+bool isPodReady(const api::corev1::Pod& pod);
+// Not terminal and not being deleted: what a workload controller counts as a replica.
+bool isPodActive(const api::corev1::Pod& pod);
+// `meta` has a controller owner reference to `uid`.
+bool isControlledBy(const api::ObjectMeta& meta, const std::string& uid);
+
+// A deterministic fake IPv4 address in `prefix` (first octet), from `seed`.
+std::string fakeIp(std::string_view seed, int prefix);
+
+// Re-reads the object and writes its status through the status subresource while the write
+// conflicts (bounded); `mutate` returns false when nothing needs writing. NotFound passes through.
+kube::ApiResult<std::optional<api::Object>> updateStatusWithRetry(
+    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
+    const std::function<bool(api::Object&)>& mutate);
+// The same through the main resource (spec and metadata).
+kube::ApiResult<std::optional<api::Object>> updateObjectWithRetry(
+    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
+    const std::function<bool(api::Object&)>& mutate);
+
+// An API failure as a reconcile error with what was being done.
+runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing);
+
+}  // namespace nodewright::emulators::kubelet
