@@ -27,7 +27,7 @@ ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600
 $quick && exit 0
 
 step "benchmarks (smoke run)"
-for b in build/bench/*_bench; do
+for b in build/bench/*_bench build/bench/nodewright-bench-*; do
   [ -x "$b" ] && "$b" --smoke
 done
 

@@ -35,6 +35,7 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
     addUpCommand(app, ctx, action);
     addApiServerCommand(app, ctx, action);
     addEmulateCommand(app, ctx, action);
+    addControllerCommand(app, ctx, action);
     addValidateCommand(app, ctx, action);
     addConvertCommand(app, ctx, action);
     addExplainCommand(app, ctx, action);

@@ -40,7 +40,8 @@ void addExplainCommand(CLI::App& app, Context& ctx, Action& action);
 void addUpCommand(CLI::App& app, Context& ctx, Action& action);
 void addApiServerCommand(CLI::App& app, Context& ctx, Action& action);
 void addEmulateCommand(CLI::App& app, Context& ctx, Action& action);
-// controller, drift, disruption, status: arrive with later issues.
+void addControllerCommand(CLI::App& app, Context& ctx, Action& action);
+// drift, disruption, status: arrive with later issues.
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action);
 // A command in DESIGN.md's contract that a later issue delivers. It accepts any flags so that
 // scripts written against the contract get the clear message rather than a usage error.

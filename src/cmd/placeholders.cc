@@ -20,8 +20,6 @@ void addPlaceholder(CLI::App& parent, const std::string& name, const std::string
 }
 
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action) {
-  addPlaceholder(app, "controller", "Run the controllers against an API server and a cloud", 7, ctx,
-                 action);
   CLI::App* drift = app.add_subcommand("drift", "Inspect drift of nodes");
   drift->require_subcommand(1);
   addPlaceholder(*drift, "explain", "Explain why a NodeClaim has drifted", 8, ctx, action);

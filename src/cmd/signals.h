@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <csignal>
+#include <optional>
 
 #include <pthread.h>
 
@@ -23,6 +25,19 @@ class SignalWaiter {
   int wait() {
     int sig = 0;
     while (sigwait(&set_, &sig) != 0) {
+    }
+    return sig;
+  }
+
+  // A signal within `timeout`, or nullopt: lets the waiting thread also watch for work that
+  // ended on its own (a manager that lost leadership).
+  std::optional<int> waitFor(std::chrono::milliseconds timeout) {
+    timespec ts{};
+    ts.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    ts.tv_nsec = static_cast<long>((timeout.count() % 1000) * 1000000);
+    int sig = sigtimedwait(&set_, nullptr, &ts);
+    if (sig < 0) {
+      return std::nullopt;
     }
     return sig;
   }

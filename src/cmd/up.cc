@@ -17,6 +17,7 @@
 #include "apiserver/api_server.h"
 #include "cmd/command.h"
 #include "cmd/crds.h"
+#include "cmd/embedded_controllers.h"
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
 #include "core/clock.h"
@@ -52,11 +53,18 @@ std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
     out.push_back({"EC2 emulator (writes " + (dataDir / "aws" / "config").string() + ")", 5, true});
     out.push_back({"ARM (Azure Resource Manager) emulator", 9});
   }
-  out.push_back({"controller runtime", 4});
+  if (o.cloud == "emulated") {
+    out.push_back(
+        {"node agent (kubelet and kube-scheduler for emulated machines; Deployment, "
+         "ReplicaSet and DaemonSet controllers)",
+         7, true});
+  }
   if (o.cloud == "emulated" || o.cloud == "aws") {
-    out.push_back({"Karpenter controllers (provisioning, nodeclaim lifecycle) against " +
-                       std::string(o.cloud == "aws" ? "AWS" : "the EC2 emulator"),
-                   7});
+    out.push_back(
+        {"Karpenter controllers (EC2NodeClass, provisioning, NodeClaim lifecycle and "
+         "termination, garbage collection) against " +
+             std::string(o.cloud == "aws" ? "AWS" : "the EC2 emulator"),
+         7, o.cloud == "emulated"});
     out.push_back({"drift and disruption controllers", 8});
   }
   if (o.cloud == "emulated" || o.cloud == "azure") {
@@ -205,6 +213,23 @@ int up(const UpOptions& o, Context& ctx) {
     }
     ec2 = std::move(*started);
   }
+  std::unique_ptr<EmbeddedControllers> controllers;
+  if (ec2) {
+    EmbeddedControllersOptions embedded;
+    embedded.kubeconfig = (*server)->kubeconfigPath();
+    embedded.ec2Endpoint = ec2->url();
+    embedded.region = ec2->emulator().world().region;
+    auto started = EmbeddedControllers::start(embedded);
+    if (!started) {
+      ctx.err << "error: controllers: " << started.error().message() << "\n";
+      ec2->stop();
+      (*server)->stop();
+      return kExitFailed;
+    }
+    controllers = std::move(*started);
+    ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection; "
+               "node agent and workload controllers\n";
+  }
   ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
           << " get nodepools,nodeclaims,ec2nodeclasses\n";
   ctx.out.flush();
@@ -212,6 +237,7 @@ int up(const UpOptions& o, Context& ctx) {
     int sig = waiter->wait();
     ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
   }
+  controllers.reset();
   if (ec2) {
     ec2->stop();
   }

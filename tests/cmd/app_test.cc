@@ -117,8 +117,7 @@ TEST_P(PlaceholderTest, ExitsTwoNamingTheIssueThatDeliversIt) {
 
 INSTANTIATE_TEST_SUITE_P(
     Commands, PlaceholderTest,
-    ::testing::Values(PlaceholderCase{"Controller", {"controller", "--cloud", "aws"}, 7},
-                      PlaceholderCase{"EmulateAzure", {"emulate", "azure"}, 9},
+    ::testing::Values(PlaceholderCase{"EmulateAzure", {"emulate", "azure"}, 9},
                       PlaceholderCase{"DriftExplain", {"drift", "explain", "claim-1"}, 8},
                       PlaceholderCase{"DisruptionPlan", {"disruption", "plan"}, 8},
                       PlaceholderCase{"Status", {"status", "--once"}, 11}),

@@ -1,0 +1,46 @@
+#include "cmd/controller_set.h"
+
+#include "api/karpenter/ec2nodeclass.h"
+
+namespace nodewright::cmd {
+
+using api::karpenter::EC2NodeClass;
+
+core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
+    runtime::Manager& manager, nodewright::aws::Transport& transport,
+    ControllerSetOptions options) {
+  // Launches read the node class from the cache the EC2NodeClass controller keeps current.
+  const kube::Cache& nodeClasses = manager.informerFor<EC2NodeClass>().cache();
+  options.aws.nodeClasses = [&nodeClasses](const std::string& name) -> core::Result<EC2NodeClass> {
+    auto found = nodeClasses.get(name);
+    if (!found || found->as<EC2NodeClass>() == nullptr) {
+      return core::fail(core::Error::notFound("EC2NodeClass " + name + " not found"));
+    }
+    return *found->as<EC2NodeClass>();
+  };
+  auto stack = cloud::aws::AwsStack::create(manager.clock(), transport, std::move(options.aws));
+  if (!stack) {
+    return core::fail(stack.error());
+  }
+  std::unique_ptr<ControllerSet> set(new ControllerSet());
+  set->stack_ = std::move(*stack);
+  kube::Client& client = manager.client();
+  set->nodeClasses_ = std::make_unique<cloud::aws::NodeClassController>(
+      client, set->stack_->resolver(), set->stack_->launchTemplates(), &manager.events());
+  set->nodeClasses_->setup(manager);
+  set->provisioner_ = std::make_unique<controllers::provisioning::Provisioner>(
+      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
+      options.provisioner);
+  set->provisioner_->setup(manager);
+  set->nodeClaims_ =
+      controllers::nodeclaim::setup(manager, set->stack_->provider(), options.nodeClaims);
+  set->garbageCollector_ = std::make_unique<controllers::garbagecollection::GarbageCollector>(
+      client, set->stack_->provider(), manager.clock(), manager.metrics(),
+      options.garbageCollection);
+  set->garbageCollector_->setup(manager);
+  return set;
+}
+
+ControllerSet::~ControllerSet() = default;
+
+}  // namespace nodewright::cmd

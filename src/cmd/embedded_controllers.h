@@ -1,0 +1,45 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "aws/transport.h"
+#include "cmd/controller_set.h"
+#include "core/error.h"
+#include "emulators/kubelet/node_agent.h"
+#include "kube/client.h"
+#include "runtime/manager.h"
+
+// What `nodewright up` runs beside the embedded API server and the EC2 emulator: the node agent
+// (kubelet, kube-scheduler and the workload controllers for machines that are not real) and the
+// Karpenter controllers, on one manager, in this process, until stopped.
+namespace nodewright::cmd {
+
+struct EmbeddedControllersOptions {
+  std::string kubeconfig;  // the embedded API server's
+  std::string ec2Endpoint;
+  std::string region = "us-east-1";
+  std::string clusterName = "nodewright";
+};
+
+class EmbeddedControllers {
+ public:
+  static core::Result<std::unique_ptr<EmbeddedControllers>> start(
+      const EmbeddedControllersOptions& options);
+  // Stops the manager (waits for reconciles in flight) and everything it ran.
+  ~EmbeddedControllers();
+
+ private:
+  EmbeddedControllers() = default;
+
+  std::unique_ptr<kube::Client> client_;
+  std::unique_ptr<nodewright::aws::Transport> transport_;
+  std::unique_ptr<runtime::Manager> manager_;
+  std::unique_ptr<ControllerSet> controllers_;
+  std::unique_ptr<emulators::kubelet::NodeAgent> agent_;
+  std::unique_ptr<emulators::kubelet::WorkloadControllers> workloads_;
+  std::jthread thread_;  // last: stopped first
+};
+
+}  // namespace nodewright::cmd

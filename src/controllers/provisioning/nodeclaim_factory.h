@@ -1,0 +1,17 @@
+#pragma once
+
+#include "api/karpenter/nodeclaim.h"
+#include "api/karpenter/nodepool.h"
+#include "controllers/provisioning/scheduling/scheduler.h"
+
+// Turns a NodeClaim the scheduler planned into the object the API server stores, from its
+// NodePool's template, as Karpenter's NodeClaimTemplate does: the template's labels plus every
+// single-valued requirement as labels, the template's taints, startup taints, node class,
+// expiry and termination grace, the planned requirements (instance types included) and
+// requests, and the NodePool as owner (deleting a NodePool deletes its NodeClaims).
+namespace nodewright::controllers::provisioning {
+
+api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
+                                        const scheduling::NewNodeClaim& planned);
+
+}  // namespace nodewright::controllers::provisioning

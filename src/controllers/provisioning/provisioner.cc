@@ -1,0 +1,185 @@
+#include "controllers/provisioning/provisioner.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "controllers/provisioning/nodeclaim_factory.h"
+
+namespace nodewright::controllers::provisioning {
+namespace {
+
+using api::karpenter::NodeClaim;
+using runtime::Result;
+
+// A claim this process created counts until the cache shows it; after this it is the
+// cache's word (a claim deleted at once must not count forever).
+constexpr auto kRecentClaimTtl = std::chrono::minutes(1);
+
+}  // namespace
+
+Provisioner::Provisioner(kube::Client& client, cloud::CloudProvider& cloud,
+                         const core::Clock& clock, runtime::EventRecorder* events,
+                         runtime::Registry& metrics, ProvisionerOptions options)
+    : client_(client),
+      nodeClaims_(client),
+      cloud_(cloud),
+      clock_(clock),
+      events_(events),
+      options_(options),
+      batcher_(clock, options.batch),
+      schedulingSeconds_(
+          metrics.histogram("karpenter_provisioner_scheduling_duration_seconds",
+                            "Duration of one scheduling simulation of the pending pods.", {},
+                            runtime::Registry::exponentialBuckets(0.0005, 2, 16))),
+      claimsCreated_(metrics.counter("karpenter_nodeclaims_created_total",
+                                     "NodeClaims created, by reason and NodePool.",
+                                     {"reason", "nodepool"})),
+      unschedulablePods_(metrics.gauge("karpenter_provisioner_unschedulable_pods",
+                                       "Pending pods the last pass could place nowhere.")) {}
+
+runtime::Controller& Provisioner::setup(runtime::Manager& manager) {
+  caches_.pods = &manager.informerFor<api::corev1::Pod>().cache();
+  caches_.nodes = &manager.informerFor<api::corev1::Node>().cache();
+  caches_.nodeClaims = &manager.informerFor<NodeClaim>().cache();
+  caches_.nodePools = &manager.informerFor<api::karpenter::NodePool>().cache();
+  caches_.daemonSets = &manager.informerFor<api::corev1::DaemonSet>().cache();
+  runtime::ControllerOptions controllerOptions;
+  controllerOptions.workers = 1;
+  runtime::Controller& controller = manager.addController(kName, *this, controllerOptions);
+  const PendingRule rule = options_.pendingRule;
+  controller.watchMapped(manager.informerFor<api::corev1::Pod>(),
+                         [this, rule](const api::Object& object) {
+                           std::vector<runtime::Request> out;
+                           const auto* pod = object.as<api::corev1::Pod>();
+                           if (pod != nullptr && isProvisionable(*pod, rule)) {
+                             batcher_.trigger();
+                             out.push_back({"", kSingletonKey});
+                           }
+                           return out;
+                         });
+  return controller;
+}
+
+runtime::Outcome Provisioner::reconcile(const runtime::Request&, runtime::Context& context) {
+  auto wait = batcher_.untilClosed();
+  if (!wait) {
+    return Result::done();
+  }
+  if (wait->count() > 0) {
+    return Result::after(*wait);
+  }
+  batcher_.reset();
+  auto summary = provision(caches_, context);
+  if (!summary) {
+    return core::fail(summary.error());
+  }
+  if (summary->unschedulable > 0) {
+    return Result::after(options_.retryUnschedulable);
+  }
+  return Result::done();
+}
+
+std::vector<NodeClaim> Provisioner::recentClaims() {
+  std::lock_guard lock(mu_);
+  const auto now = clock_.steadyNow();
+  std::erase_if(recent_, [&](const Recent& r) { return now - r.at > kRecentClaimTtl; });
+  std::vector<NodeClaim> out;
+  for (const Recent& r : recent_) {
+    out.push_back(r.claim);
+  }
+  return out;
+}
+
+void Provisioner::forgetCached(const ClusterSnapshot& snapshot) {
+  std::lock_guard lock(mu_);
+  std::erase_if(recent_,
+                [&](const Recent& r) { return snapshot.knowsClaim(r.claim.metadata.name); });
+}
+
+core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
+                                                 runtime::Context& context) {
+  ClusterSnapshot snapshot(caches, options_.pendingRule, recentClaims());
+  forgetCached(snapshot);
+  PassSummary summary;
+  summary.pendingPods = snapshot.pendingPods().size();
+  if (summary.pendingPods == 0) {
+    unschedulablePods_.get().set(0);
+    return summary;
+  }
+  std::map<std::string, std::vector<cloud::InstanceType>> typesByPool;
+  for (const auto& [name, pool] : snapshot.nodePools()) {
+    auto types = cloud_.instanceTypes(*pool);
+    if (!types) {
+      context.log().warn("nodepool {}: no instance types: {}", name, types.error().message());
+      continue;
+    }
+    typesByPool[name] = std::move(types->compatible);
+  }
+  const scheduling::Input input = snapshot.input(typesByPool);
+  const auto start = clock_.steadyNow();
+  const scheduling::Results results = scheduling::schedule(input);
+  summary.seconds = std::chrono::duration<double>(clock_.steadyNow() - start).count();
+  schedulingSeconds_.get().observe(summary.seconds);
+  summary.onExistingNodes = results.existingNodes.size();
+  summary.unschedulable = results.errors.size();
+  unschedulablePods_.get().set(static_cast<double>(results.errors.size()));
+
+  createClaims(snapshot, results, context, summary);
+  for (const auto& [key, why] : results.errors) {
+    podEvent(snapshot, key, runtime::EventType::Warning, "FailedScheduling",
+             "Failed to schedule pod, " + why);
+  }
+  context.log().info(
+      "scheduled {} pending pods in {:.3f}s: {} on existing nodes or in-flight claims, {} "
+      "new nodeclaims, {} unschedulable",
+      summary.pendingPods, summary.seconds, summary.onExistingNodes,
+      summary.createdNodeClaims.size(), summary.unschedulable);
+  return summary;
+}
+
+void Provisioner::createClaims(const ClusterSnapshot& snapshot, const scheduling::Results& results,
+                               runtime::Context& context, PassSummary& summary) {
+  for (const scheduling::NewNodeClaim& planned : results.newNodeClaims) {
+    auto pool = snapshot.nodePools().find(planned.nodePool);
+    if (pool == snapshot.nodePools().end() || context.cancelled() || !context.leading()) {
+      continue;
+    }
+    auto created = nodeClaims_.create(makeNodeClaim(*pool->second, planned));
+    if (!created) {
+      context.log().error("nodepool {}: creating a nodeclaim: {}", planned.nodePool,
+                          created.error().describe());
+      continue;
+    }
+    {
+      std::lock_guard lock(mu_);
+      recent_.push_back({*created, clock_.steadyNow()});
+    }
+    claimsCreated_.with({"provisioning", planned.nodePool}).inc();
+    summary.createdNodeClaims.push_back(created->metadata.name);
+    const std::string message =
+        fmt::format("Pod should schedule on: nodeclaim/{} ({} instance types, from ${:.4f}/h)",
+                    created->metadata.name, planned.instanceTypes.size(), planned.cheapestPrice);
+    for (const auto* pod : planned.pods) {
+      podEvent(snapshot, podKey(*pod), runtime::EventType::Normal, "Nominated", message);
+    }
+  }
+  for (const auto& [key, node] : results.existingNodes) {
+    podEvent(snapshot, key, runtime::EventType::Normal, "Nominated",
+             "Pod should schedule on: " + node);
+  }
+}
+
+void Provisioner::podEvent(const ClusterSnapshot& snapshot, const std::string& key,
+                           runtime::EventType type, const std::string& reason,
+                           const std::string& message) {
+  if (events_ == nullptr) {
+    return;
+  }
+  if (const api::Object* pod = snapshot.pendingPod(key)) {
+    events_->event(*pod, type, reason, message);
+  }
+}
+
+}  // namespace nodewright::controllers::provisioning
