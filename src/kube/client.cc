@@ -374,20 +374,40 @@ ApiStatus Client::watch(const api::KindInfo& kind, const std::string& ns,
   return status;
 }
 
-ApiResult<api::Object> updateWithRetry(Client& client, const api::KindInfo& kind,
-                                       const std::string& ns, const std::string& name,
-                                       const std::function<bool(api::Object&)>& mutate,
-                                       int attempts) {
+namespace {
+
+using Write = ApiResult<api::Object> (Client::*)(const api::Object&);
+
+ApiResult<api::Object> writeWithRetry(Client& client, const api::KindInfo& kind,
+                                      const std::string& ns, const std::string& name,
+                                      const std::function<bool(api::Object&)>& mutate, int attempts,
+                                      Write write) {
   thread_local std::minstd_rand jitter(std::random_device{}());
   for (int attempt = 1;; ++attempt) {
     auto current = client.get(kind, ns, name);
     if (!current) return current;
     if (!mutate(*current)) return current;
-    auto updated = client.update(*current);
+    auto updated = (client.*write)(*current);
     if (updated || !updated.error().is(Reason::Conflict) || attempt >= attempts) return updated;
     // client-go's DefaultRetry: 10 ms, ×1, jitter 0.1 — keeps contending writers apart.
     std::this_thread::sleep_for(std::chrono::microseconds(10000 + jitter() % 1000));
   }
+}
+
+}  // namespace
+
+ApiResult<api::Object> updateWithRetry(Client& client, const api::KindInfo& kind,
+                                       const std::string& ns, const std::string& name,
+                                       const std::function<bool(api::Object&)>& mutate,
+                                       int attempts) {
+  return writeWithRetry(client, kind, ns, name, mutate, attempts, &Client::update);
+}
+
+ApiResult<api::Object> updateStatusWithRetry(Client& client, const api::KindInfo& kind,
+                                             const std::string& ns, const std::string& name,
+                                             const std::function<bool(api::Object&)>& mutate,
+                                             int attempts) {
+  return writeWithRetry(client, kind, ns, name, mutate, attempts, &Client::updateStatus);
 }
 
 }  // namespace nodewright::kube

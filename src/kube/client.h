@@ -203,5 +203,10 @@ ApiResult<api::Object> updateWithRetry(Client& client, const api::KindInfo& kind
                                        const std::string& ns, const std::string& name,
                                        const std::function<bool(api::Object&)>& mutate,
                                        int attempts = 10);
+// The same through the status subresource.
+ApiResult<api::Object> updateStatusWithRetry(Client& client, const api::KindInfo& kind,
+                                             const std::string& ns, const std::string& name,
+                                             const std::function<bool(api::Object&)>& mutate,
+                                             int attempts = 10);
 
 }  // namespace nodewright::kube

@@ -17,11 +17,9 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::allPodsRunning;
 using testing::EmbeddedCluster;
-
-std::string testdata(const std::string& name) {
-  return std::string(NW_SOURCE_DIR) + "/tests/e2e/testdata/" + name;
-}
+using testing::testdata;
 
 TEST(CrashSafety, KilledTwentyTimesDuringAScaleUpTheClusterConverges) {
   EmbeddedCluster cluster;
@@ -43,14 +41,7 @@ TEST(CrashSafety, KilledTwentyTimesDuringAScaleUpTheClusterConverges) {
     cluster.startControllerProcess(gc);
   }
 
-  ASSERT_TRUE(kube::testing::eventually(
-      [&] {
-        auto pods = cluster.pods();
-        return pods.size() == 200 && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
-                 return p.status.phase == "Running";
-               });
-      },
-      240s))
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 200); }, 240s))
       << "not every pod runs after the restarts";
 
   // Garbage collection (every 2 s, machines older than 5 s) leaves only accounted machines.

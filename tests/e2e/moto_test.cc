@@ -13,6 +13,7 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::allPodsRunning;
 using testing::EmbeddedCluster;
 
 std::string nodeClassYaml(const aws::testing::MotoNetwork& network) {
@@ -105,14 +106,7 @@ TEST(ProvisioningMoto, PendingPodsBecomeMotoInstancesAndNodes) {
   cluster.kubectl({"apply", "-f", "-"}, kNodePool);
   cluster.kubectl({"apply", "-f", "-"}, kDeployment);
 
-  ASSERT_TRUE(kube::testing::eventually(
-      [&] {
-        auto pods = cluster.pods();
-        return pods.size() == 30 && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
-                 return p.status.phase == "Running";
-               });
-      },
-      180s))
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 30); }, 180s))
       << "not every pod runs on a node from moto";
   auto machines = cluster.agentStack().provider().list();
   ASSERT_TRUE(machines) << machines.error().message();

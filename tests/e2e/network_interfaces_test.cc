@@ -12,6 +12,7 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::allPodsRunning;
 using testing::EmbeddedCluster;
 
 constexpr const char* kNodeClass = R"(apiVersion: karpenter.k8s.aws/v1
@@ -78,14 +79,7 @@ TEST(NetworkInterfacesEndToEnd, OnlyTypesCarryingFourInterfacesAreOfferedAndLaun
   EmbeddedCluster cluster;
   cluster.startControllers();
   cluster.kubectl({"apply", "-f", "-"}, kNodeClass);
-  ASSERT_TRUE(kube::testing::eventually(
-      [&] {
-        auto pods = cluster.pods();
-        return pods.size() == 6 && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
-                 return p.status.phase == "Running";
-               });
-      },
-      120s));
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 6); }, 120s));
 
   auto catalog = cluster.agentStack().ec2().describeInstanceTypes();
   ASSERT_TRUE(catalog) << catalog.error().message;

@@ -16,11 +16,9 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::allPodsRunning;
 using testing::EmbeddedCluster;
-
-std::string testdata(const std::string& name) {
-  return std::string(NW_SOURCE_DIR) + "/tests/e2e/testdata/" + name;
-}
+using testing::testdata;
 
 bool running(const api::corev1::Pod& pod) {
   return pod.status.phase == "Running" && !pod.spec.nodeName.empty();
@@ -67,14 +65,8 @@ TEST(ProvisioningEndToEnd, FiveHundredPendingPodsBecomeNodesThroughKubectl) {
   cluster.kubectl({"apply", "-f", testdata("nodepool.yaml")});
   cluster.kubectl({"apply", "-f", testdata("workload.yaml")});
 
-  const bool allRunning = kube::testing::eventually(
-      [&] {
-        auto pods = cluster.pods();
-        return pods.size() == 500 &&
-               std::all_of(pods.begin(), pods.end(), [](const auto& p) { return running(p); });
-      },
-      180s);
-  ASSERT_TRUE(allRunning) << "not every pod is running";
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 500); }, 180s))
+      << "not every pod is running";
   ASSERT_TRUE(kube::testing::eventually(
       [&] {
         auto claims = cluster.nodeClaims();

@@ -12,11 +12,9 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::allPodsRunning;
 using testing::EmbeddedCluster;
-
-std::string testdata(const std::string& name) {
-  return std::string(NW_SOURCE_DIR) + "/tests/e2e/testdata/" + name;
-}
+using testing::testdata;
 
 constexpr const char* kWorkload = R"(apiVersion: apps/v1
 kind: Deployment
@@ -54,20 +52,13 @@ spec:
       app: web
 )";
 
-bool allRunning(EmbeddedCluster& cluster, size_t n) {
-  auto pods = cluster.pods();
-  return pods.size() == n && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
-           return p.status.phase == "Running" && !p.metadata.deletionTimestamp;
-         });
-}
-
 TEST(TerminationEndToEnd, DeletingANodeClaimDrainsTerminatesThenReleasesIt) {
   EmbeddedCluster cluster;
   cluster.startControllers();
   cluster.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
   cluster.kubectl({"apply", "-f", testdata("nodepool.yaml")});
   cluster.kubectl({"apply", "-f", "-"}, kWorkload);
-  ASSERT_TRUE(kube::testing::eventually([&] { return allRunning(cluster, 4); }, 120s));
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 4); }, 120s));
 
   const auto claims = cluster.nodeClaims();
   ASSERT_FALSE(claims.empty());
@@ -96,7 +87,7 @@ TEST(TerminationEndToEnd, DeletingANodeClaimDrainsTerminatesThenReleasesIt) {
   for (const auto& node : cluster.nodes()) {
     EXPECT_NE(node.metadata.name, nodeName) << "the drained node is still there";
   }
-  ASSERT_TRUE(kube::testing::eventually([&] { return allRunning(cluster, 4); }, 120s))
+  ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 4); }, 120s))
       << "the drained pods do not run again";
   for (const auto& pod : cluster.pods()) {
     EXPECT_NE(pod.spec.nodeName, nodeName);

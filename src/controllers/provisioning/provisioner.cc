@@ -59,6 +59,19 @@ runtime::Controller& Provisioner::setup(runtime::Manager& manager) {
                            }
                            return out;
                          });
+  // Pods pending on a NodeClaim or Node that goes away (deleted for a capacity shortage, drained,
+  // timed out) have nothing else to wake a pass: their disappearance does.
+  auto wake = [this, &controller](const api::Object&) {
+    batcher_.trigger();
+    controller.enqueue({"", kSingletonKey});
+  };
+  kube::EventHandler claimEvents;
+  claimEvents.onAdd = [this](const api::Object& object) { seen(object.metadata().name); };
+  claimEvents.onDelete = wake;
+  manager.informerFor<NodeClaim>().addHandler(std::move(claimEvents));
+  kube::EventHandler nodeEvents;
+  nodeEvents.onDelete = wake;
+  manager.informerFor<api::corev1::Node>().addHandler(std::move(nodeEvents));
   return controller;
 }
 
@@ -75,7 +88,8 @@ runtime::Outcome Provisioner::reconcile(const runtime::Request&, runtime::Contex
   if (!summary) {
     return core::fail(summary.error());
   }
-  if (summary->unschedulable > 0) {
+  if (summary->pendingPods > 0) {
+    // Pods still wait (for claims in flight, or for room): look again even if nothing changes.
     return Result::after(options_.retryUnschedulable);
   }
   return Result::done();
@@ -84,7 +98,10 @@ runtime::Outcome Provisioner::reconcile(const runtime::Request&, runtime::Contex
 std::vector<NodeClaim> Provisioner::recentClaims() {
   std::lock_guard lock(mu_);
   const auto now = clock_.steadyNow();
-  std::erase_if(recent_, [&](const Recent& r) { return now - r.at > kRecentClaimTtl; });
+  std::erase_if(recent_, [&](const Recent& r) {
+    return now - r.at > kRecentClaimTtl || seen_.count(r.claim.metadata.name);
+  });
+  std::erase_if(seen_, [&](const auto& entry) { return now - entry.second > kRecentClaimTtl; });
   std::vector<NodeClaim> out;
   for (const Recent& r : recent_) {
     out.push_back(r.claim);
@@ -92,16 +109,14 @@ std::vector<NodeClaim> Provisioner::recentClaims() {
   return out;
 }
 
-void Provisioner::forgetCached(const ClusterSnapshot& snapshot) {
+void Provisioner::seen(const std::string& claimName) {
   std::lock_guard lock(mu_);
-  std::erase_if(recent_,
-                [&](const Recent& r) { return snapshot.knowsClaim(r.claim.metadata.name); });
+  seen_[claimName] = clock_.steadyNow();
 }
 
 core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
                                                  runtime::Context& context) {
   ClusterSnapshot snapshot(caches, options_.pendingRule, recentClaims());
-  forgetCached(snapshot);
   PassSummary summary;
   summary.pendingPods = snapshot.pendingPods().size();
   if (summary.pendingPods == 0) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,8 +25,8 @@ namespace nodewright::controllers::provisioning {
 struct ProvisionerOptions {
   BatchWindows batch;
   PendingRule pendingRule = PendingRule::Unschedulable;
-  // Pods that fit nowhere are tried again after this even when nothing else triggers a pass
-  // (a limit raised, an offering back from a capacity shortage).
+  // While pods are pending a pass runs again after this even when nothing else triggers one (a
+  // limit raised, an offering back from a capacity shortage).
   std::chrono::seconds retryUnschedulable{30};
 };
 
@@ -59,7 +60,9 @@ class Provisioner final : public runtime::Reconciler {
 
  private:
   std::vector<api::karpenter::NodeClaim> recentClaims();
-  void forgetCached(const ClusterSnapshot& snapshot);
+  // The cache has had the claim (it may be gone again by now): the cache's word counts from now
+  // on, whether the informer told before or after create() returned.
+  void seen(const std::string& claimName);
   void createClaims(const ClusterSnapshot& snapshot, const scheduling::Results& results,
                     runtime::Context& context, PassSummary& summary);
   void podEvent(const ClusterSnapshot& snapshot, const std::string& podKey, runtime::EventType type,
@@ -84,6 +87,7 @@ class Provisioner final : public runtime::Reconciler {
     std::chrono::steady_clock::time_point at;
   };
   std::vector<Recent> recent_;  // GUARDED_BY(mu_): created, maybe not yet in the cache
+  std::map<std::string, std::chrono::steady_clock::time_point> seen_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace nodewright::controllers::provisioning

@@ -160,7 +160,7 @@ kube::ApiStatus Binder::bind(const Pod& pod, const std::string& node) {
 
 kube::ApiStatus Binder::markUnschedulable(const Pod& pod, const std::string& message) {
   const core::TimePoint now = clock_.now();
-  auto written = updateStatusWithRetry(
+  auto written = kube::updateStatusWithRetry(
       client_, kube::kindOf<Pod>(client_.registry()), pod.metadata.namespace_, pod.metadata.name,
       [&](api::Object& object) {
         Pod& current = *object.as<Pod>();

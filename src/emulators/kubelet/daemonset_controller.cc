@@ -27,22 +27,7 @@ Toleration exists(const char* key, const char* effect) {
 }
 
 Pod podFor(const DaemonSet& set, const std::string& node) {
-  Pod pod;
-  pod.apiVersion = "v1";
-  pod.kind = "Pod";
-  pod.metadata.generateName = set.metadata.name + "-";
-  pod.metadata.namespace_ = set.metadata.namespace_;
-  pod.metadata.labels = set.spec.template_.metadata.labels;
-  pod.metadata.annotations = set.spec.template_.metadata.annotations;
-  api::OwnerReference owner;
-  owner.apiVersion = "apps/v1";
-  owner.kind = "DaemonSet";
-  owner.name = set.metadata.name;
-  owner.uid = set.metadata.uid;
-  owner.controller = true;
-  owner.blockOwnerDeletion = true;
-  pod.metadata.ownerReferences = {owner};
-  pod.spec = set.spec.template_.spec;
+  Pod pod = podFromTemplate(set.metadata, "DaemonSet", set.spec.template_);
   pod.spec.tolerations = daemonTolerations(pod.spec);
   pod.spec.nodeName = node;
   return pod;
@@ -184,22 +169,7 @@ Outcome DaemonSetController::reconcile(const runtime::Request& request, runtime:
   status.numberUnavailable = std::max(0, status.desiredNumberScheduled - status.numberAvailable);
   status.updatedNumberScheduled = status.currentNumberScheduled;
   status.observedGeneration = set.metadata.generation;
-  if (api::toJson(status) == api::toJson(set.status)) {
-    return Result::done();
-  }
-  auto written = updateStatusWithRetry(client_, kube::kindOf<DaemonSet>(client_.registry()),
-                                       request.ns, request.name, [&](api::Object& object) {
-                                         auto& fresh = *object.as<DaemonSet>();
-                                         if (fresh.metadata.uid != set.metadata.uid) {
-                                           return false;
-                                         }
-                                         fresh.status = status;
-                                         return true;
-                                       });
-  if (!written && !written.error().is(kube::Reason::NotFound)) {
-    return apiFailure(written.error(), "writing status of " + key);
-  }
-  return Result::done();
+  return writeStatusIfChanged(client_, set, status);
 }
 
 runtime::Controller& DaemonSetController::setup(runtime::Manager& manager) {

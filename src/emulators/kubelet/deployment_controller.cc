@@ -144,7 +144,7 @@ Outcome DeploymentController::reconcile(const runtime::Request& request, runtime
     if (set.spec.replicas.value_or(1) == replicas) {
       return {};
     }
-    auto written = updateObjectWithRetry(client_, setKind, set.metadata.namespace_,
+    auto written = kube::updateWithRetry(client_, setKind, set.metadata.namespace_,
                                          set.metadata.name, [&](api::Object& object) {
                                            auto& s = *object.as<ReplicaSet>();
                                            if (s.spec.replicas.value_or(1) == replicas) {
@@ -213,22 +213,7 @@ Outcome DeploymentController::reconcile(const runtime::Request& request, runtime
                "ReplicaSet \"" + setName + "\" " +
                    (complete ? "has successfully progressed." : "is progressing."),
                now);
-  if (api::toJson(status) == api::toJson(d.status)) {
-    return Result::done();
-  }
-  auto written = updateStatusWithRetry(client_, kube::kindOf<Deployment>(client_.registry()),
-                                       request.ns, request.name, [&](api::Object& object) {
-                                         auto& fresh = *object.as<Deployment>();
-                                         if (fresh.metadata.uid != d.metadata.uid) {
-                                           return false;
-                                         }
-                                         fresh.status = status;
-                                         return true;
-                                       });
-  if (!written && !written.error().is(kube::Reason::NotFound)) {
-    return apiFailure(written.error(), "writing status of " + key);
-  }
-  return Result::done();
+  return writeStatusIfChanged(client_, d, status);
 }
 
 runtime::Controller& DeploymentController::setup(runtime::Manager& manager) {

@@ -101,29 +101,29 @@ core::Result<Wait> NodeLifecycle::markReady(const std::string& name) {
   if (now < due) {
     return Wait(due - now);
   }
-  auto written = updateStatusWithRetry(client_, kube::kindOf<Node>(client_.registry()), "", name,
-                                       [&](api::Object& object) {
-                                         Node& node = *object.as<Node>();
-                                         api::corev1::NodeCondition* condition = nullptr;
-                                         for (auto& c : node.status.conditions) {
-                                           if (c.type == "Ready") {
-                                             condition = &c;
-                                           }
-                                         }
-                                         if (condition == nullptr) {
-                                           condition = &node.status.conditions.emplace_back();
-                                           condition->type = "Ready";
-                                         }
-                                         if (condition->status == "True") {
-                                           return false;
-                                         }
-                                         condition->status = "True";
-                                         condition->reason = "KubeletReady";
-                                         condition->message = "kubelet is posting ready status";
-                                         condition->lastHeartbeatTime = core::Time(now);
-                                         condition->lastTransitionTime = core::Time(now);
-                                         return true;
-                                       });
+  auto written = kube::updateStatusWithRetry(
+      client_, kube::kindOf<Node>(client_.registry()), "", name, [&](api::Object& object) {
+        Node& node = *object.as<Node>();
+        api::corev1::NodeCondition* condition = nullptr;
+        for (auto& c : node.status.conditions) {
+          if (c.type == "Ready") {
+            condition = &c;
+          }
+        }
+        if (condition == nullptr) {
+          condition = &node.status.conditions.emplace_back();
+          condition->type = "Ready";
+        }
+        if (condition->status == "True") {
+          return false;
+        }
+        condition->status = "True";
+        condition->reason = "KubeletReady";
+        condition->message = "kubelet is posting ready status";
+        condition->lastHeartbeatTime = core::Time(now);
+        condition->lastTransitionTime = core::Time(now);
+        return true;
+      });
   if (!written && !written.error().is(kube::Reason::NotFound)) {
     return core::fail(written.error().toError().wrap("posting node " + name + " ready"));
   }
@@ -153,7 +153,7 @@ core::Result<Wait> NodeLifecycle::removeStartupTaints(const Node& node) {
     return Wait(due - now);
   }
   auto written =
-      updateObjectWithRetry(client_, kube::kindOf<Node>(client_.registry()), "", node.metadata.name,
+      kube::updateWithRetry(client_, kube::kindOf<Node>(client_.registry()), "", node.metadata.name,
                             [&](api::Object& object) {
                               auto& taints = object.as<Node>()->spec.taints;
                               return std::erase_if(taints, [&](const api::corev1::Taint& t) {

@@ -59,46 +59,25 @@ std::string fakeIp(std::string_view seed, int prefix) {
   return fmt::format("{}.{}.{}.{}", prefix, (h >> 16) & 0xff, (h >> 8) & 0xff, 1 + (h % 254));
 }
 
-namespace {
-
-using Write = kube::ApiResult<api::Object> (kube::Client::*)(const api::Object&);
-
-kube::ApiResult<std::optional<api::Object>> writeWithRetry(
-    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
-    const std::function<bool(api::Object&)>& mutate, Write write) {
-  constexpr int kAttempts = 8;
-  for (int attempt = 1;; ++attempt) {
-    auto current = client.get(kind, ns, name);
-    if (!current) {
-      return tl::unexpected(current.error());
-    }
-    if (!mutate(*current)) {
-      return std::optional<api::Object>();
-    }
-    auto written = (client.*write)(*current);
-    if (written) {
-      return std::optional<api::Object>(std::move(*written));
-    }
-    // A conflict is another writer between our read and write: read again at once (the
-    // status writers here are few, so contention clears within a few rounds).
-    if (!written.error().is(kube::Reason::Conflict) || attempt >= kAttempts) {
-      return tl::unexpected(written.error());
-    }
-  }
-}
-
-}  // namespace
-
-kube::ApiResult<std::optional<api::Object>> updateStatusWithRetry(
-    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
-    const std::function<bool(api::Object&)>& mutate) {
-  return writeWithRetry(client, kind, ns, name, mutate, &kube::Client::updateStatus);
-}
-
-kube::ApiResult<std::optional<api::Object>> updateObjectWithRetry(
-    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
-    const std::function<bool(api::Object&)>& mutate) {
-  return writeWithRetry(client, kind, ns, name, mutate, &kube::Client::update);
+api::corev1::Pod podFromTemplate(const api::ObjectMeta& owner, const std::string& ownerKind,
+                                 const api::corev1::PodTemplateSpec& tmpl) {
+  api::corev1::Pod pod;
+  pod.apiVersion = "v1";
+  pod.kind = "Pod";
+  pod.metadata.generateName = owner.name + "-";
+  pod.metadata.namespace_ = owner.namespace_;
+  pod.metadata.labels = tmpl.metadata.labels;
+  pod.metadata.annotations = tmpl.metadata.annotations;
+  api::OwnerReference ref;
+  ref.apiVersion = "apps/v1";
+  ref.kind = ownerKind;
+  ref.name = owner.name;
+  ref.uid = owner.uid;
+  ref.controller = true;
+  ref.blockOwnerDeletion = true;
+  pod.metadata.ownerReferences = {ref};
+  pod.spec = tmpl.spec;
+  return pod;
 }
 
 runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing) {

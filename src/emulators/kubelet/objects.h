@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/codec.h"
 #include "api/core/node.h"
 #include "api/core/pod.h"
 #include "api/object.h"
@@ -54,15 +55,35 @@ bool isControlledBy(const api::ObjectMeta& meta, const std::string& uid);
 // A deterministic fake IPv4 address in `prefix` (first octet), from `seed`.
 std::string fakeIp(std::string_view seed, int prefix);
 
-// Re-reads the object and writes its status through the status subresource while the write
-// conflicts (bounded); `mutate` returns false when nothing needs writing. NotFound passes through.
-kube::ApiResult<std::optional<api::Object>> updateStatusWithRetry(
-    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
-    const std::function<bool(api::Object&)>& mutate);
-// The same through the main resource (spec and metadata).
-kube::ApiResult<std::optional<api::Object>> updateObjectWithRetry(
-    kube::Client& client, const api::KindInfo& kind, const std::string& ns, const std::string& name,
-    const std::function<bool(api::Object&)>& mutate);
+// A new pod of a workload (kind `ownerKind` of apps/v1) from its template: generateName,
+// labels, annotations and spec of the template, and the owner as controller.
+api::corev1::Pod podFromTemplate(const api::ObjectMeta& owner, const std::string& ownerKind,
+                                 const api::corev1::PodTemplateSpec& tmpl);
+
+// Writes `status` through the status subresource unless it equals what `object` has; the
+// object of the same uid only (one deleted and created again is left alone), NotFound is done.
+template <class T>
+runtime::Outcome writeStatusIfChanged(kube::Client& client, const T& object,
+                                      const decltype(T::status)& status) {
+  if (api::toJson(status) == api::toJson(object.status)) {
+    return runtime::Result::done();
+  }
+  const std::string uid = object.metadata.uid;
+  auto written = kube::updateStatusWithRetry(client, kube::kindOf<T>(client.registry()),
+                                             object.metadata.namespace_, object.metadata.name,
+                                             [&](api::Object& fresh) {
+                                               T& current = *fresh.as<T>();
+                                               if (current.metadata.uid != uid) {
+                                                 return false;
+                                               }
+                                               current.status = status;
+                                               return true;
+                                             });
+  if (!written && !written.error().is(kube::Reason::NotFound)) {
+    return core::fail(written.error().toError().wrap("writing status of " + object.metadata.name));
+  }
+  return runtime::Result::done();
+}
 
 // An API failure as a reconcile error with what was being done.
 runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing);

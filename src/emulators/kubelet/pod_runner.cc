@@ -132,7 +132,7 @@ Outcome PodRunner::start(const Pod& pod, const Node& node) {
   const core::TimePoint now = clock_.now();
   const std::string hostIp = internalIp(node);
   const std::string podIp = fakeIp(pod.metadata.uid, 100);
-  auto written = updateStatusWithRetry(
+  auto written = kube::updateStatusWithRetry(
       client_, kube::kindOf<Pod>(client_.registry()), pod.metadata.namespace_, pod.metadata.name,
       [&](api::Object& object) {
         Pod& current = *object.as<Pod>();

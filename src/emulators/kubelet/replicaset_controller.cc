@@ -20,26 +20,6 @@ int phaseRank(const Pod& pod) {
   return pod.status.phase == "Running" ? 2 : 1;
 }
 
-Pod podFrom(const ReplicaSet& set) {
-  Pod pod;
-  pod.apiVersion = "v1";
-  pod.kind = "Pod";
-  pod.metadata.generateName = set.metadata.name + "-";
-  pod.metadata.namespace_ = set.metadata.namespace_;
-  pod.metadata.labels = set.spec.template_.metadata.labels;
-  pod.metadata.annotations = set.spec.template_.metadata.annotations;
-  api::OwnerReference owner;
-  owner.apiVersion = "apps/v1";
-  owner.kind = "ReplicaSet";
-  owner.name = set.metadata.name;
-  owner.uid = set.metadata.uid;
-  owner.controller = true;
-  owner.blockOwnerDeletion = true;
-  pod.metadata.ownerReferences = {owner};
-  pod.spec = set.spec.template_.spec;
-  return pod;
-}
-
 }  // namespace
 
 std::vector<const Pod*> ownedPods(const std::vector<api::Object>& objects,
@@ -105,7 +85,7 @@ Outcome ReplicaSetController::reconcile(const runtime::Request& request,
   const int have = static_cast<int>(active.size() + pending.creating.size());
   const auto& podKind = kube::kindOf<Pod>(client_.registry());
   if (have < want) {
-    const Pod pod = podFrom(set);
+    const Pod pod = podFromTemplate(set.metadata, "ReplicaSet", set.spec.template_);
     for (int i = have; i < want && !context.cancelled(); ++i) {
       auto created = client_.create(objectOf(podKind, pod));
       if (!created) {
@@ -153,24 +133,8 @@ Outcome ReplicaSetController::reconcile(const runtime::Request& request,
   status.readyReplicas = ready;
   status.availableReplicas = available;
   status.observedGeneration = set.metadata.generation;
-  if (status.replicas != set.status.replicas || status.readyReplicas != set.status.readyReplicas ||
-      status.availableReplicas != set.status.availableReplicas ||
-      status.fullyLabeledReplicas != set.status.fullyLabeledReplicas ||
-      status.observedGeneration != set.status.observedGeneration) {
-    auto written = updateStatusWithRetry(client_, kube::kindOf<ReplicaSet>(client_.registry()),
-                                         request.ns, request.name, [&](api::Object& object) {
-                                           auto& current = *object.as<ReplicaSet>();
-                                           if (current.metadata.uid != set.metadata.uid) {
-                                             return false;
-                                           }
-                                           status.conditions = current.status.conditions;
-                                           status.unknown = current.status.unknown;
-                                           current.status = status;
-                                           return true;
-                                         });
-    if (!written && !written.error().is(kube::Reason::NotFound)) {
-      return apiFailure(written.error(), "writing status of " + key);
-    }
+  if (auto written = writeStatusIfChanged(client_, set, status); !written) {
+    return written;
   }
   return recheck ? Result::after(*recheck) : Result::done();
 }

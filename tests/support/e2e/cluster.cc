@@ -210,4 +210,16 @@ double EmbeddedCluster::costPerHour(const std::vector<api::karpenter::NodeClaim>
   return total;
 }
 
+std::string testdata(const std::string& name) {
+  return std::string(NW_SOURCE_DIR) + "/tests/e2e/testdata/" + name;
+}
+
+bool allPodsRunning(EmbeddedCluster& cluster, size_t count) {
+  auto pods = cluster.pods();
+  return pods.size() == count && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
+           return p.status.phase == "Running" && !p.spec.nodeName.empty() &&
+                  !p.metadata.deletionTimestamp;
+         });
+}
+
 }  // namespace nodewright::e2e::testing

@@ -95,4 +95,10 @@ class EmbeddedCluster {
   std::unique_ptr<apiserver::testing::Child> controllerProcess_;
 };
 
+// tests/e2e/testdata/<name> in the source tree.
+std::string testdata(const std::string& name);
+
+// Exactly `count` pods in the default namespace, every one Running and none terminating.
+bool allPodsRunning(EmbeddedCluster& cluster, size_t count);
+
 }  // namespace nodewright::e2e::testing
