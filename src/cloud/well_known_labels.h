@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "api/karpenter/well_known.h"
+
 // The node labels whose values come from the cloud rather than from a NodePool: an instance
 // type carries them, or an offering (zone, capacity type) does. Upstream names, unchanged.
 namespace nodewright::cloud::labels {
@@ -11,7 +13,7 @@ inline constexpr const char* kCapacityType = "karpenter.sh/capacity-type";
 inline constexpr const char* kInstanceType = "node.kubernetes.io/instance-type";
 inline constexpr const char* kArch = "kubernetes.io/arch";
 inline constexpr const char* kOs = "kubernetes.io/os";
-inline constexpr const char* kNodePool = "karpenter.sh/nodepool";
+inline constexpr const char* kNodePool = api::karpenter::kNodePoolLabel;
 
 // Labels every instance type answers for, by carrying them or by not having what they describe
 // (a type without a GPU has no instance-gpu-name): a requirement on one that a type lacks is

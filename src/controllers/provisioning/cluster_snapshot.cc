@@ -5,7 +5,7 @@
 #include "api/core/affinity.h"
 #include "api/core/pod_requests.h"
 #include "api/core/taint.h"
-#include "controllers/nodeclaim/well_known.h"
+#include "api/karpenter/well_known.h"
 #include "kube/client.h"
 
 namespace nodewright::controllers::provisioning {
@@ -64,13 +64,6 @@ bool daemonRunsOn(const Pod& pod, const api::Labels& labels, const std::vector<T
 }
 
 }  // namespace
-
-bool isEphemeralTaint(const Taint& taint) {
-  return taint.key == nodeclaim::kUnregisteredTaintKey ||
-         taint.key == "node.kubernetes.io/not-ready" ||
-         taint.key == "node.kubernetes.io/unreachable" ||
-         taint.key == "node.cloudprovider.kubernetes.io/uninitialized";
-}
 
 ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
                                  const std::vector<NodeClaim>& recentClaims) {
@@ -137,8 +130,8 @@ ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
     if (claim == nullptr) {
       continue;
     }
-    const std::string pool = claim->metadata.labels.count(nodeclaim::kNodePoolLabel)
-                                 ? claim->metadata.labels.at(nodeclaim::kNodePoolLabel)
+    const std::string pool = claim->metadata.labels.count(api::karpenter::kNodePoolLabel)
+                                 ? claim->metadata.labels.at(api::karpenter::kNodePoolLabel)
                                  : std::string();
     const auto& used =
         claim->status.capacity.empty() ? claim->spec.resources.requests : claim->status.capacity;
@@ -175,17 +168,18 @@ void ClusterSnapshot::addNode(const Node& node, const std::vector<api::Object>& 
   scheduling::ExistingNode out;
   out.name = node.metadata.name;
   out.labels = node.metadata.labels;
-  if (auto it = out.labels.find(nodeclaim::kNodePoolLabel); it != out.labels.end()) {
+  if (auto it = out.labels.find(api::karpenter::kNodePoolLabel); it != out.labels.end()) {
     out.nodePool = it->second;
   }
-  const bool initialized = out.labels.count(nodeclaim::kInitializedLabel) > 0;
+  const bool initialized = out.labels.count(api::karpenter::kInitializedLabel) > 0;
   for (const Taint& taint : node.spec.taints) {
-    if (taint.key == nodeclaim::kDisruptedTaintKey) {
+    if (taint.key == api::karpenter::kDisruptedTaintKey) {
       out.schedulable = false;
     }
     const bool startup =
         !initialized && claim != nullptr && hasTaint(claim->spec.startupTaints, taint);
-    if (!isEphemeralTaint(taint) && !startup) {
+    // The scheduler drops the ephemeral ones (not-ready, unregistered, ...) itself.
+    if (!startup) {
       out.taints.push_back(taint);
     }
   }
@@ -220,7 +214,7 @@ void ClusterSnapshot::addInFlightClaim(const NodeClaim& claim) {
   scheduling::ExistingNode out;
   out.name = claim.metadata.name;
   out.labels = claim.metadata.labels;
-  if (auto it = out.labels.find(nodeclaim::kNodePoolLabel); it != out.labels.end()) {
+  if (auto it = out.labels.find(api::karpenter::kNodePoolLabel); it != out.labels.end()) {
     out.nodePool = it->second;
   }
   out.taints = claimTaints(claim);

@@ -29,10 +29,6 @@ struct ClusterCaches {
   const kube::Cache* daemonSets = nullptr;
 };
 
-// Taints a node carries only until it is up; the scheduler plans as if they were gone, as
-// Karpenter does for nodes it launched that have not initialized yet.
-bool isEphemeralTaint(const api::corev1::Taint& taint);
-
 class ClusterSnapshot {
  public:
   // `recentClaims` are NodeClaims this process created that the cache may not show yet; each

@@ -1,7 +1,7 @@
 #include "controllers/provisioning/nodeclaim_factory.h"
 
+#include "api/karpenter/well_known.h"
 #include "api/labels.h"
-#include "controllers/nodeclaim/well_known.h"
 
 namespace nodewright::controllers::provisioning {
 
@@ -19,7 +19,7 @@ api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
       claim.metadata.labels[r.key] = r.values.front();
     }
   }
-  claim.metadata.labels[nodeclaim::kNodePoolLabel] = pool.metadata.name;
+  claim.metadata.labels[api::karpenter::kNodePoolLabel] = pool.metadata.name;
   api::OwnerReference owner;
   owner.apiVersion = pool.apiVersion.empty() ? "karpenter.sh/v1" : pool.apiVersion;
   owner.kind = "NodePool";

@@ -8,6 +8,7 @@
 #include "api/codec.h"
 #include "api/core/node.h"
 #include "api/core/pod.h"
+#include "api/karpenter/well_known.h"
 #include "api/object.h"
 #include "kube/client.h"
 #include "runtime/reconciler.h"
@@ -17,7 +18,7 @@
 namespace nodewright::emulators::kubelet {
 
 // Karpenter's kubelet registers with this taint (user data); Karpenter's registration removes it.
-inline constexpr const char* kUnregisteredTaintKey = "karpenter.sh/unregistered";
+using api::karpenter::kUnregisteredTaintKey;
 // Marks the Nodes this agent registered, so it never deletes or runs pods on anyone else's.
 inline constexpr const char* kManagedAnnotation = "nodewright.sh/node-agent";
 inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";

@@ -4,6 +4,7 @@
 #include <deque>
 #include <numeric>
 
+#include "api/karpenter/well_known.h"
 #include "cloud/well_known_labels.h"
 
 namespace nodewright::controllers::provisioning::scheduling {
@@ -14,7 +15,7 @@ namespace {
 bool ephemeral(const api::corev1::Taint& t) {
   return t.key == "node.kubernetes.io/not-ready" || t.key == "node.kubernetes.io/unreachable" ||
          t.key == "node.cloudprovider.kubernetes.io/uninitialized" ||
-         t.key == "karpenter.sh/unregistered";
+         t.key == api::karpenter::kUnregisteredTaintKey;
 }
 
 std::string hostnameOf(const ExistingNode& n) {
