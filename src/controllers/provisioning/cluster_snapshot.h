@@ -41,6 +41,8 @@ class ClusterSnapshot {
   const std::map<std::string, const api::karpenter::NodePool*>& nodePools() const { return pools_; }
   // The pending pod of `key` ("namespace/name") as an object, for events; nullptr if unknown.
   const api::Object* pendingPod(const std::string& key) const;
+  // Whether the NodeClaim cache had `name` when the snapshot was taken.
+  bool cachedClaim(const std::string& name) const { return claimNames_.count(name) > 0; }
 
   // The scheduler's input: the pending pods, nodes and in-flight claims, DaemonSet pods, and
   // one option per pool given its instance types (pools without types are left out).

@@ -114,9 +114,19 @@ void Provisioner::seen(const std::string& claimName) {
   seen_[claimName] = clock_.steadyNow();
 }
 
+void Provisioner::seen(const ClusterSnapshot& snapshot) {
+  std::lock_guard lock(mu_);
+  for (const Recent& r : recent_) {
+    if (snapshot.cachedClaim(r.claim.metadata.name)) {
+      seen_[r.claim.metadata.name] = clock_.steadyNow();
+    }
+  }
+}
+
 core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
                                                  runtime::Context& context) {
   ClusterSnapshot snapshot(caches, options_.pendingRule, recentClaims());
+  seen(snapshot);
   PassSummary summary;
   summary.pendingPods = snapshot.pendingPods().size();
   if (summary.pendingPods == 0) {

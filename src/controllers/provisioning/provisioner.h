@@ -63,6 +63,8 @@ class Provisioner final : public runtime::Reconciler {
   // The cache has had the claim (it may be gone again by now): the cache's word counts from now
   // on, whether the informer told before or after create() returned.
   void seen(const std::string& claimName);
+  // The same for the recent claims the snapshot's cache had.
+  void seen(const ClusterSnapshot& snapshot);
   void createClaims(const ClusterSnapshot& snapshot, const scheduling::Results& results,
                     runtime::Context& context, PassSummary& summary);
   void podEvent(const ClusterSnapshot& snapshot, const std::string& podKey, runtime::EventType type,

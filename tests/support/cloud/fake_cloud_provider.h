@@ -91,7 +91,16 @@ class FakeCloudProvider final : public CloudProvider {
   }
 
   core::Result<InstanceTypes> instanceTypes(const api::karpenter::NodePool&) override {
-    return InstanceTypes{};
+    std::lock_guard lock(mu_);
+    InstanceTypes out;
+    out.compatible = types_;
+    return out;
+  }
+
+  // What instanceTypes() offers every NodePool.
+  void setInstanceTypes(std::vector<InstanceType> types) {
+    std::lock_guard lock(mu_);
+    types_ = std::move(types);
   }
 
   // The next create fails with `error`; sticky: every create until clearCreateError().
@@ -153,6 +162,7 @@ class FakeCloudProvider final : public CloudProvider {
   mutable std::mutex mu_;
   Machine machine_;  // the template of launched machines
   std::map<std::string, Machine> machines_;
+  std::vector<InstanceType> types_;
   std::map<std::string, std::string> byClaim_;  // claim uid -> provider ID
   std::vector<std::string> calls_;
   std::optional<core::Error> createError_;
