@@ -22,8 +22,7 @@ constexpr auto kRecentClaimTtl = std::chrono::minutes(1);
 Provisioner::Provisioner(kube::Client& client, cloud::CloudProvider& cloud,
                          const core::Clock& clock, runtime::EventRecorder* events,
                          runtime::Registry& metrics, ProvisionerOptions options)
-    : client_(client),
-      nodeClaims_(client),
+    : nodeClaims_(client),
       cloud_(cloud),
       clock_(clock),
       events_(events),

@@ -70,7 +70,6 @@ class Provisioner final : public runtime::Reconciler {
   void podEvent(const ClusterSnapshot& snapshot, const std::string& podKey, runtime::EventType type,
                 const std::string& reason, const std::string& message);
 
-  kube::Client& client_;
   kube::Typed<api::karpenter::NodeClaim> nodeClaims_;
   cloud::CloudProvider& cloud_;
   const core::Clock& clock_;
