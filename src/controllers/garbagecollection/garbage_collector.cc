@@ -99,7 +99,9 @@ core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& cla
     if (machine || !machine.error().is(core::Code::NotFound) || !context.leading()) {
       continue;
     }
-    auto removed = nodeClaims_.remove("", claim.metadata.name);
+    kube::DeleteOptions options;
+    options.preconditionUid = claim.metadata.uid;  // the cached claim, not a newer namesake
+    auto removed = nodeClaims_.remove("", claim.metadata.name, options);
     if (!removed && !removed.error().is(kube::Reason::NotFound)) {
       context.log().warn("deleting nodeclaim {}: {}", claim.metadata.name,
                          removed.error().describe());

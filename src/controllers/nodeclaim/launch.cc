@@ -83,14 +83,17 @@ auto LifecycleController::launch(NodeClaim& claim, runtime::Context& context)
 // A machine whose Node never joins is a leak that costs money: after registrationTTL from the
 // launch the claim is deleted, and its termination terminates the machine.
 auto LifecycleController::liveness(NodeClaim& claim) -> core::Result<Step> {
-  const api::Condition* launched = findCondition(claim.status.conditions, kLaunched);
-  if (launched == nullptr || launched->status != kTrue ||
-      isTrue(claim.status.conditions, kRegistered)) {
+  if (isTrue(claim.status.conditions, kRegistered)) {
     return Step{};
   }
+  // From the launch, or, for a claim whose launch keeps failing (a node class that never
+  // resolves), from its creation: it must not hold its pods forever.
+  const api::Condition* launched = findCondition(claim.status.conditions, kLaunched);
+  const core::TimePoint start = launched != nullptr && launched->status == kTrue
+                                    ? launched->lastTransitionTime.point()
+                                    : claim.metadata.creationTimestamp.point();
   const core::TimePoint deadline =
-      launched->lastTransitionTime.point() +
-      std::chrono::duration_cast<std::chrono::microseconds>(options_.registrationTTL);
+      start + std::chrono::duration_cast<std::chrono::microseconds>(options_.registrationTTL);
   const core::TimePoint at = now();
   if (at < deadline) {
     Step step;
@@ -99,7 +102,7 @@ auto LifecycleController::liveness(NodeClaim& claim) -> core::Result<Step> {
   }
   event(claim, runtime::EventType::Warning, "RegistrationTimeout",
         "Node not registered with the cluster within " +
-            std::to_string(options_.registrationTTL.count()) + "s of the launch");
+            std::to_string(options_.registrationTTL.count()) + "s");
   if (auto deleted = deleteClaim(claim); !deleted) {
     return core::fail(deleted.error());
   }

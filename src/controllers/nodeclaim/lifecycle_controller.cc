@@ -112,6 +112,12 @@ Outcome LifecycleController::reconcile(const runtime::Request& request, runtime:
     return std::nullopt;
   };
 
+  // A claim whose launch keeps failing times out before it is tried again.
+  if (!isTrue(claim.status.conditions, kLaunched)) {
+    if (auto out = run(liveness(claim))) {
+      return *out;
+    }
+  }
   if (auto out = run(launch(claim, context))) {
     return *out;
   }
@@ -123,9 +129,9 @@ Outcome LifecycleController::reconcile(const runtime::Request& request, runtime:
     if (auto out = run(initialization(claim, node))) {
       return *out;
     }
-  }
-  if (auto out = run(liveness(claim))) {
-    return *out;
+    if (auto out = run(liveness(claim))) {
+      return *out;
+    }
   }
   updateReady(claim);
   auto written = writeStatus(before, claim, context);

@@ -66,6 +66,8 @@ class LifecycleController final : public runtime::Reconciler {
 
   // termination.cc
   runtime::Outcome finalize(const NodeClaim& claim, runtime::Context& context);
+  // A deleted claim without a provider ID: terminates any machine carrying its name first.
+  runtime::Outcome finalizeUnrecorded(const NodeClaim& claim);
   core::Status taintNode(const Node& node);
   // True once the cloud reports the machine gone.
   core::Result<bool> terminateInstance(const NodeClaim& claim);

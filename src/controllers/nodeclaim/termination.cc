@@ -29,9 +29,15 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
   }
   const std::string& providerID = claim.status.providerID;
   if (providerID.empty()) {
-    // Never launched: nothing to drain or terminate. (A launch that was under way when the
-    // claim was deleted finishes its reconcile first, as reconciles of one key never overlap.)
-    return releaseClaim(claim);
+    // No provider ID written: never launched, or launched and the status write lost (it
+    // conflicted with this deletion, or the process died). The machine carries the claim's
+    // name; terminate it before the claim may go.
+    return finalizeUnrecorded(claim);
+  }
+  auto machine = cloud_.get(providerID);
+  const bool machineGone = !machine && machine.error().is(core::Code::NotFound);
+  if (!machine && !machineGone) {
+    return core::fail(machine.error().wrap("looking up machine " + providerID));
   }
   std::vector<Node> nodes;
   for (const auto& object : nodes_.byIndex(kube::kByProviderId, providerID)) {
@@ -45,7 +51,9 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
     deadline = claim.metadata.deletionTimestamp->point() +
                std::chrono::duration_cast<std::chrono::microseconds>(grace->value());
   }
-  for (const Node& node : nodes) {
+  // A machine already gone (a spot interruption, a console terminate) runs no pods: draining its
+  // Node could only wait on budgets that count pods as healthy that are not.
+  for (const Node& node : machineGone ? std::vector<Node>{} : nodes) {
     if (auto tainted = taintNode(node); !tainted) {
       return core::fail(tainted.error());
     }
@@ -75,6 +83,29 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
   for (const Node& node : nodes) {
     if (auto released = releaseNode(node); !released) {
       return core::fail(released.error());
+    }
+  }
+  drainer_.forget(claim.metadata.uid);
+  return releaseClaim(claim);
+}
+
+Outcome LifecycleController::finalizeUnrecorded(const NodeClaim& claim) {
+  auto machines = cloud_.list();
+  if (!machines) {
+    return core::fail(machines.error().wrap("listing machines of " + claim.metadata.name));
+  }
+  for (const cloud::Machine& machine : *machines) {
+    if (machine.nodeClaimName != claim.metadata.name) {
+      continue;
+    }
+    NodeClaim recorded = claim;
+    recorded.status.providerID = machine.providerID;
+    auto gone = terminateInstance(recorded);
+    if (!gone) {
+      return core::fail(gone.error());
+    }
+    if (!*gone) {
+      return Result::waiting(options_.instanceTerminationPoll);
     }
   }
   drainer_.forget(claim.metadata.uid);

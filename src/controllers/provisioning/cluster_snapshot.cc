@@ -1,6 +1,7 @@
 #include "controllers/provisioning/cluster_snapshot.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "api/core/affinity.h"
 #include "api/core/pod_requests.h"
@@ -61,6 +62,15 @@ bool daemonRunsOn(const Pod& pod, const api::Labels& labels, const std::vector<T
         "");
   }
   return true;
+}
+
+// Taints a node carries only while it starts (kubelet, cloud controller, Karpenter's
+// registration). The DaemonSet controller tolerates the first ones on its pods.
+bool isStartingTaint(const Taint& taint) {
+  return taint.key == api::karpenter::kUnregisteredTaintKey ||
+         taint.key == "node.kubernetes.io/not-ready" ||
+         taint.key == "node.kubernetes.io/unreachable" ||
+         taint.key == "node.cloudprovider.kubernetes.io/uninitialized";
 }
 
 }  // namespace
@@ -199,7 +209,10 @@ void ClusterSnapshot::addNode(const Node& node, const std::vector<api::Object>& 
     bool hasDaemons = std::any_of(out.pods.begin(), out.pods.end(),
                                   [](const Pod* p) { return isDaemonSetPod(*p); });
     if (!hasDaemons) {
-      for (const auto& [resource, quantity] : daemonSetOverhead(out.labels, out.taints)) {
+      std::vector<Taint> lasting;
+      std::copy_if(out.taints.begin(), out.taints.end(), std::back_inserter(lasting),
+                   [](const Taint& t) { return !isStartingTaint(t); });
+      for (const auto& [resource, quantity] : daemonSetOverhead(out.labels, lasting)) {
         out.requested[resource] += quantity;
       }
     }
@@ -222,7 +235,9 @@ void ClusterSnapshot::addInFlightClaim(const NodeClaim& claim) {
   // and nothing else does until the cloud says what it launched.
   out.allocatable =
       claim.status.allocatable.empty() ? claim.spec.resources.requests : claim.status.allocatable;
-  out.requested = daemonSetOverhead(out.labels, out.taints);
+  // No DaemonSet room is held here: the scheduler planned it into the claim with its own rules,
+  // and counting it again by other ones could leave a planned pod short and launch a claim per
+  // pass. A pod nominated here that does not fit once the Node is up is simply pending again.
   out.schedulable = !claim.metadata.deletionTimestamp;
   nodes_.push_back(std::move(out));
 }

@@ -13,7 +13,8 @@ bool isDaemonSetPod(const api::corev1::Pod& pod) {
 
 bool isProvisionable(const api::corev1::Pod& pod, PendingRule rule) {
   if (!pod.spec.nodeName.empty() || pod.metadata.deletionTimestamp ||
-      pod.status.phase == "Succeeded" || pod.status.phase == "Failed" || isDaemonSetPod(pod)) {
+      pod.status.phase == "Succeeded" || pod.status.phase == "Failed" || isDaemonSetPod(pod) ||
+      !pod.status.nominatedNodeName.empty()) {
     return false;
   }
   if (!pod.spec.schedulerName.empty() && pod.spec.schedulerName != "default-scheduler") {

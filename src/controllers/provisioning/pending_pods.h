@@ -13,7 +13,8 @@ enum class PendingRule {
 };
 
 // Not bound, not terminating or finished, for the default scheduler, not a DaemonSet's pod (its
-// controller places it on every node anyway), and pending under `rule`.
+// controller places it on every node anyway), not waiting on a preemption (nominatedNodeName:
+// room is being made for it), and pending under `rule`.
 bool isProvisionable(const api::corev1::Pod& pod, PendingRule rule);
 
 // The pod's controller is a DaemonSet.

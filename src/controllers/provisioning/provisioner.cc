@@ -71,15 +71,22 @@ runtime::Controller& Provisioner::setup(runtime::Manager& manager) {
   kube::EventHandler nodeEvents;
   nodeEvents.onDelete = wake;
   manager.informerFor<api::corev1::Node>().addHandler(std::move(nodeEvents));
+  // A new NodePool, a raised limit or changed requirements may make room for pods that had none.
+  kube::EventHandler poolEvents;
+  poolEvents.onAdd = wake;
+  poolEvents.onUpdate = [wake](const api::Object& before, const api::Object& after) {
+    if (before.metadata().generation != after.metadata().generation) {
+      wake(after);
+    }
+  };
+  manager.informerFor<api::karpenter::NodePool>().addHandler(std::move(poolEvents));
   return controller;
 }
 
 runtime::Outcome Provisioner::reconcile(const runtime::Request&, runtime::Context& context) {
-  auto wait = batcher_.untilClosed();
-  if (!wait) {
-    return Result::done();
-  }
-  if (wait->count() > 0) {
+  // A trigger waits for its batch to close; a reconcile with no trigger is the periodic look
+  // while pods stay pending, and runs a pass at once.
+  if (auto wait = batcher_.untilClosed(); wait && wait->count() > 0) {
     return Result::after(*wait);
   }
   batcher_.reset();

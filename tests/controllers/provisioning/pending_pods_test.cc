@@ -49,6 +49,13 @@ TEST(PendingPodsTest, BoundTerminatingFinishedAndForeignPodsAreNot) {
   EXPECT_TRUE(isProvisionable(named, PendingRule::Unschedulable));
 }
 
+TEST(PendingPodsTest, APodWaitingOnAPreemptionGetsNoNode) {
+  Pod pod = unschedulablePod();
+  pod.status.nominatedNodeName = "node-1";
+  EXPECT_FALSE(isProvisionable(pod, PendingRule::Unschedulable));
+  EXPECT_FALSE(isProvisionable(pod, PendingRule::Unbound));
+}
+
 TEST(PendingPodsTest, DaemonSetPodsAreLeftToTheirController) {
   Pod pod = unschedulablePod();
   api::OwnerReference owner;

@@ -260,7 +260,7 @@ void Pass::commitClaim(size_t k, size_t pod, const PodClass& c, ClaimPlan&& plan
   });
   // A claim that cannot hold even the smallest pending pod is skipped from now on.
   for (size_t s = 0; s < claim.requests.size(); ++s) {
-    if (claim.requests[s] + smallestPod_[s] > claim.maxAlloc[s]) {
+    if (claim.requests[s] > claim.maxAlloc[s] - smallestPod_[s]) {
       openClaims_.reset(k);
       break;
     }

@@ -1,6 +1,7 @@
 #include "controllers/provisioning/scheduling/resources.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace nodewright::controllers::provisioning::scheduling {
 ResourceIndex::ResourceIndex() {
@@ -57,7 +58,11 @@ void addTo(Vec& a, const Vec& b) {
     a.resize(b.size(), 0);
   }
   for (size_t i = 0; i < b.size(); ++i) {
-    a[i] += b[i];
+    // Quantities saturate at INT64_MAX milli; a sum must too, or an absurd request (16Pi of
+    // memory) wraps negative and fits anywhere.
+    if (__builtin_add_overflow(a[i], b[i], &a[i])) {
+      a[i] = b[i] > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    }
   }
 }
 

@@ -124,8 +124,14 @@ Topology::Verdict Topology::check(const std::vector<Owned>& owned,
   };
   for (const Owned& o : owned) {
     const Group& g = groups_[o.group];
+    const std::vector<int>& domains = domainsOf(g.key);
+    // A node without the key's label is in no domain, so anti-affinity cannot exclude it (as
+    // kube-scheduler decides).
+    if (domains.empty() && g.spec.type == GroupType::AntiAffinity) {
+      continue;
+    }
     std::vector<int> out;
-    Verdict v = checkOne(o, domainsOf(g.key), out);
+    Verdict v = checkOne(o, domains, out);
     if (v != Verdict::Ok) {
       return v;
     }
@@ -137,6 +143,9 @@ Topology::Verdict Topology::check(const std::vector<Owned>& owned,
   for (int gi : selectedByAnti) {
     const Group& g = groups_[gi];
     const std::vector<int>& nodeDomains = domainsOf(g.key);
+    if (nodeDomains.empty()) {
+      continue;
+    }
     std::vector<int> out;
     for (int d : nodeDomains) {
       if (at(g.owners, d) == 0) {

@@ -149,6 +149,23 @@ TEST_F(SchedulerTest, HostnameAntiAffinityGivesEachPodItsOwnNode) {
   }
 }
 
+// kube-scheduler: a node without the term's topology label is in no domain, so the term cannot
+// keep a pod off it.
+TEST_F(SchedulerTest, AntiAffinityOnAKeyNoNodeHasExcludesNothing) {
+  addPool(nodePool("default"), xlargeOnly());
+  for (int i = 0; i < 3; ++i) {
+    addPod(pod("a-" + std::to_string(i), "500m", "1Gi", {{"app", "a"}}))
+        .spec.affinity.emplace()
+        .podAntiAffinity.emplace()
+        .requiredDuringSchedulingIgnoredDuringExecution.push_back(
+            affinityTerm("example.com/rack", "a"));
+  }
+  Results r = run();
+  EXPECT_TRUE(r.errors.empty()) << r.errors.begin()->second;
+  ASSERT_EQ(r.newNodeClaims.size(), 1u);
+  EXPECT_EQ(r.newNodeClaims[0].pods.size(), 3u);
+}
+
 TEST_F(SchedulerTest, ZoneAntiAffinityRunsOutOfZones) {
   addPool(nodePool("default"), xlargeOnly());
   for (int i = 0; i < 4; ++i) {
