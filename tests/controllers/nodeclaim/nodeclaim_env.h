@@ -17,12 +17,12 @@
 #include "api/karpenter/nodeclaim.h"
 #include "controllers/nodeclaim/conditions.h"
 #include "controllers/nodeclaim/controllers.h"
-#include "support/cloud/fake_cloud_provider.h"
 #include "controllers/nodeclaim/well_known.h"
 #include "core/clock.h"
 #include "kube/client.h"
 #include "runtime/manager.h"
 #include "support/apiserver/test_server.h"
+#include "support/cloud/fake_cloud_provider.h"
 #include "support/kube/objects.h"
 #include "support/kube/rest_config.h"
 
