@@ -77,10 +77,13 @@ TEST_F(AgentWorkloadTest, DeploymentAndDaemonSetRunOnTheAgentsNodes) {
   }));
 
   // Scaling down deletes bound pods gracefully; their kubelet stops them at once.
-  auto d = cluster_.deployments.get("default", "inflate");
-  ASSERT_TRUE(d);
-  d->spec.replicas = 2;
-  ASSERT_TRUE(cluster_.deployments.update(*d));
+  // The Deployment controller writes status meanwhile: re-read on a conflict, as kubectl does.
+  auto scaled = kube::updateWithRetry(*cluster_.client, cluster_.deployments.kind(), "default",
+                                      "inflate", [](api::Object& object) {
+                                        object.as<api::corev1::Deployment>()->spec.replicas = 2;
+                                        return true;
+                                      });
+  ASSERT_TRUE(scaled) << scaled.error().describe();
   ASSERT_TRUE(cluster_.advanceUntil([&] { return cluster_.podList("app=inflate").size() == 2; }));
   EXPECT_EQ(running("app=inflate").size(), 2u);
 }

@@ -93,6 +93,15 @@ class Cluster {
     auto got = nodes.get("", name);
     return got ? std::optional<Node>(*got) : std::nullopt;
   }
+  // Changes the Node as stored, re-reading on a conflict: the agent writes its status meanwhile.
+  bool updateNode(const std::string& name, const std::function<void(Node&)>& change) {
+    auto updated = kube::updateWithRetry(*client, nodes.kind(), "", name, [&](api::Object& object) {
+      change(*object.as<Node>());
+      return true;
+    });
+    EXPECT_TRUE(updated) << updated.error().describe();
+    return updated.has_value();
+  }
   std::optional<Pod> pod(const std::string& name, const std::string& ns = "default") {
     auto got = pods.get(ns, name);
     return got ? std::optional<Pod>(*got) : std::nullopt;

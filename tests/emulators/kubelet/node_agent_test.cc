@@ -116,8 +116,8 @@ TEST_F(NodeAgentTest, DeletesTheNodeAndCollectsItsPodsOnceTheMachineIsTerminated
   ASSERT_TRUE(node);
   const std::string name = node->metadata.name;
   // A finalizer holds the Node (Karpenter's termination): deleted, it waits for it.
-  node->metadata.finalizers = {"karpenter.sh/termination"};
-  ASSERT_TRUE(cluster_.nodes.update(*node));
+  ASSERT_TRUE(cluster_.updateNode(
+      name, [](Node& n) { n.metadata.finalizers = {"karpenter.sh/termination"}; }));
   Pod bound = pendingPod("bound", "100m");
   bound.spec.nodeName = name;
   ASSERT_TRUE(cluster_.pods.create(bound));
@@ -125,9 +125,7 @@ TEST_F(NodeAgentTest, DeletesTheNodeAndCollectsItsPodsOnceTheMachineIsTerminated
   ASSERT_TRUE(provider().remove(machine.providerID));
   ASSERT_TRUE(cluster_.advanceUntil(
       [&] { return cluster_.node(name)->metadata.deletionTimestamp.has_value(); }));
-  auto held = cluster_.node(name);
-  held->metadata.finalizers.clear();
-  ASSERT_TRUE(cluster_.nodes.update(*held));
+  ASSERT_TRUE(cluster_.updateNode(name, [](Node& n) { n.metadata.finalizers.clear(); }));
   ASSERT_TRUE(cluster_.advanceUntil([&] { return !cluster_.node(name); }));
   ASSERT_TRUE(cluster_.advanceUntil([&] { return !cluster_.pod("bound"); }));
 }

@@ -196,9 +196,7 @@ TEST_F(WorkloadTest, DaemonSetRunsOnePodOnEachRegisteredMatchingNode) {
   }));
 
   // Karpenter registers a node: it gets its pod. A node goes: so does its pod.
-  auto node = cluster_.node("unregistered");
-  node->spec.taints.clear();
-  ASSERT_TRUE(cluster_.nodes.update(*node));
+  ASSERT_TRUE(cluster_.updateNode("unregistered", [](Node& n) { n.spec.taints.clear(); }));
   ASSERT_TRUE(cluster_.nodes.remove("", "plain"));
   ASSERT_TRUE(cluster_.advanceUntil([&] {
     return nodesWithPods() == Names{"booting", "unregistered"};
