@@ -36,15 +36,7 @@ TEST_F(AgentWorkloadTest, DeploymentAndDaemonSetRunOnTheAgentsNodes) {
     ipOf[node->metadata.name] = internalIp(*node);
   }
 
-  api::corev1::DaemonSet daemon;
-  daemon.apiVersion = "apps/v1";
-  daemon.kind = "DaemonSet";
-  daemon.metadata.name = "cni";
-  daemon.metadata.namespace_ = "default";
-  daemon.spec.selector = api::LabelSelector{{{"app", "cni"}}, {}};
-  daemon.spec.template_.metadata.labels = {{"app", "cni"}};
-  daemon.spec.template_.spec = pendingPod("unused", "100m", "128Mi").spec;
-  ASSERT_TRUE(cluster_.daemonSets.create(daemon));
+  ASSERT_TRUE(cluster_.daemonSets.create(daemonSet("cni", "100m", "128Mi")));
 
   // m5.large: 1930m allocatable; after the 100m daemon, three 500m pods per node.
   api::corev1::Deployment inflate;

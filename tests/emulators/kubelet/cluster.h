@@ -188,4 +188,18 @@ inline Pod pendingPod(const std::string& name, const std::string& cpu,
   return pod;
 }
 
+// A DaemonSet `name` in default whose pods (app=`name`) request `cpu` and `memory`.
+inline api::corev1::DaemonSet daemonSet(const std::string& name, const std::string& cpu,
+                                        const std::string& memory) {
+  api::corev1::DaemonSet set;
+  set.apiVersion = "apps/v1";
+  set.kind = "DaemonSet";
+  set.metadata.name = name;
+  set.metadata.namespace_ = "default";
+  set.spec.selector = api::LabelSelector{{{"app", name}}, {}};
+  set.spec.template_.metadata.labels = {{"app", name}};
+  set.spec.template_.spec = pendingPod("unused", cpu, memory).spec;
+  return set;
+}
+
 }  // namespace nodewright::emulators::kubelet::testing

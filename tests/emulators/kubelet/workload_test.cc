@@ -159,14 +159,7 @@ TEST_F(WorkloadTest, DaemonSetRunsOnePodOnEachRegisteredMatchingNode) {
   booting.spec.unschedulable = true;
   ASSERT_TRUE(cluster_.nodes.create(booting));
 
-  api::corev1::DaemonSet set;
-  set.apiVersion = "apps/v1";
-  set.kind = "DaemonSet";
-  set.metadata.name = "agent";
-  set.metadata.namespace_ = "default";
-  set.spec.selector = api::LabelSelector{{{"app", "agent"}}, {}};
-  set.spec.template_.metadata.labels = {{"app", "agent"}};
-  set.spec.template_.spec = pendingPod("unused", "100m", "64Mi").spec;
+  api::corev1::DaemonSet set = daemonSet("agent", "100m", "64Mi");
   set.spec.template_.spec.nodeSelector = {{"role", "worker"}};
   ASSERT_TRUE(cluster_.daemonSets.create(set));
 
