@@ -8,9 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-# The Node.js client test's npm packages (@kubernetes/client-node), pinned by package-lock.json.
+# The Node.js client tests' npm packages (@kubernetes/client-node; the Azure SDK), pinned by
+# their package-lock.json files.
 command -v npm >/dev/null || { echo "node and npm are required" >&2; exit 1; }
 npm ci --prefix tests/apiserver/node --no-audit --no-fund --silent
+npm ci --prefix tests/emulators/arm/node --no-audit --no-fund --silent
 
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true

@@ -14,6 +14,7 @@
 #include "aws/query.h"
 #include "core/check.h"
 #include "core/hex.h"
+#include "core/sha256.h"
 
 namespace nodewright::aws::sigv4 {
 namespace {
@@ -30,13 +31,6 @@ char lower(char c) {
 std::string lowerCopy(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
-
-Digest sha256(std::string_view data) {
-  Digest out{};
-  unsigned int size = 0;
-  NW_CHECK(EVP_Digest(data.data(), data.size(), out.data(), &size, EVP_sha256(), nullptr) == 1);
   return out;
 }
 
@@ -233,7 +227,7 @@ bool HeaderNameLess::operator()(std::string_view a, std::string_view b) const {
 }
 
 std::string sha256Hex(std::string_view data) {
-  return core::hexEncode(view(sha256(data)));
+  return core::sha256Hex(data);
 }
 
 std::string formatAmzDate(core::TimePoint time) {

@@ -75,19 +75,7 @@ class CurlTransport final : public Transport {
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS,
                      static_cast<long>(std::max<int64_t>(1, timeout.count())));
-    if (request.method == "GET") {
-      curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
-    } else if (request.method == "HEAD") {
-      curl_easy_setopt(handle, CURLOPT_NOBODY, 1L);
-    } else {
-      if (request.method != "POST") {
-        curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-      }
-      curl_easy_setopt(handle, CURLOPT_POST, 1L);
-      curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(request.body.size()));
-      curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-    }
+    http::setMethodAndBody(handle, request.method, request.body);
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers.list);
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, errorBuffer);
     curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, collectBody);

@@ -7,6 +7,7 @@
 
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
+#include "cloud/drift.h"
 #include "cloud/instance_type.h"
 #include "core/error.h"
 #include "core/time.h"
@@ -34,6 +35,9 @@ struct Machine {
   std::map<std::string, std::string> labels;
   ResourceList capacity;
   ResourceList allocatable;
+  // Annotations the claim takes at launch: the node class's drift hash and its version, and the
+  // static fields it covered (api/karpenter/hashing.h).
+  std::map<std::string, std::string> annotations;
 };
 
 class CloudProvider {
@@ -58,6 +62,14 @@ class CloudProvider {
   // The instance types `pool` may launch, with offerings and prices, and the ones its node
   // class rules out with the reason.
   virtual core::Result<InstanceTypes> instanceTypes(const api::karpenter::NodePool& pool) = 0;
+
+  // The cloud's drift checks of a launched claim, in order: its node class's static fields (by
+  // the hash stamped at launch; a claim stamped by another hash version is not drifted), then
+  // what the node class's selectors resolve to now (image, subnet, security groups, and each
+  // network interface's). An error means the checks could not be made (node class missing,
+  // machine unknown, cloud unreachable); the caller retries and leaves the claim as it was.
+  virtual core::Result<std::vector<DriftCheck>> isDrifted(
+      const api::karpenter::NodeClaim& claim) = 0;
 };
 
 }  // namespace nodewright::cloud

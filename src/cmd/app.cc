@@ -36,6 +36,8 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
     addApiServerCommand(app, ctx, action);
     addEmulateCommand(app, ctx, action);
     addControllerCommand(app, ctx, action);
+    addDriftCommands(app, ctx, action);
+    addDisruptionCommands(app, ctx, action);
     addValidateCommand(app, ctx, action);
     addConvertCommand(app, ctx, action);
     addExplainCommand(app, ctx, action);

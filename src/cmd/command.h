@@ -41,7 +41,10 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action);
 void addApiServerCommand(CLI::App& app, Context& ctx, Action& action);
 void addEmulateCommand(CLI::App& app, Context& ctx, Action& action);
 void addControllerCommand(CLI::App& app, Context& ctx, Action& action);
-// drift, disruption, status: arrive with later issues.
+// `drift explain` and `disruption plan`: read-only looks at what the controllers decide.
+void addDriftCommands(CLI::App& app, Context& ctx, Action& action);
+void addDisruptionCommands(CLI::App& app, Context& ctx, Action& action);
+// status: arrives with a later issue.
 void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action);
 // A command in DESIGN.md's contract that a later issue delivers. It accepts any flags so that
 // scripts written against the contract get the clear message rather than a usage error.

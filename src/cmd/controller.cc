@@ -9,12 +9,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "aws/credentials.h"
-#include "aws/endpoints.h"
-#include "aws/shared_config.h"
+#include "cmd/aws_flags.h"
 #include "cmd/command.h"
 #include "cmd/controller_set.h"
 #include "cmd/listen_address.h"
+#include "cmd/lro_flags.h"
 #include "cmd/signals.h"
 #include "core/clock.h"
 #include "kube/config.h"
@@ -28,19 +27,19 @@ namespace {
 
 struct ControllerFlags {
   std::string kubeconfig;
-  std::string clusterName;
+  AwsFlags aws;
+  LroFlags lro;
   std::string clusterEndpoint;
   std::string clusterCaBundle;
   std::string serviceCidr = "10.100.0.0/16";
-  std::string region;
-  std::string ec2Endpoint;
-  std::string ssmEndpoint;
-  std::string pricingEndpoint;
   double batchIdleSeconds = 1;
   double batchMaxSeconds = 10;
   std::string pending = "unschedulable";
   double gcIntervalSeconds = 60;
   double gcGraceSeconds = 30;
+  double disruptionPollSeconds = 10;
+  double driftRecheckSeconds = 300;
+  double nodeClassResolveSeconds = 60;
   bool leaderElect = false;
   std::string metricsAddress = "127.0.0.1:8080";
   std::string healthAddress = "127.0.0.1:8081";
@@ -50,46 +49,14 @@ std::chrono::milliseconds millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
-core::Result<cloud::aws::AwsStackOptions> awsOptions(const ControllerFlags& flags,
-                                                     nodewright::aws::Transport& transport,
-                                                     const core::Clock& clock) {
-  namespace sdk = nodewright::aws;
-  const sdk::EnvLookup env = sdk::processEnvironment();
-  auto profile = sdk::loadProfile(env);
-  const sdk::Profile* p = profile ? &*profile : nullptr;
-  auto region = sdk::resolveRegion(
-      flags.region.empty() ? std::nullopt : std::optional<std::string>(flags.region), env, p);
-  if (!region) {
-    return core::fail(core::Error::invalid("--region: " + region.error().message));
-  }
-  cloud::aws::AwsStackOptions o;
-  o.region = *region;
-  auto endpoint = [&](const char* service, const std::string& flag) -> sdk::ApiResult<std::string> {
-    return sdk::resolveEndpoint(
-        service, *region, flag.empty() ? std::nullopt : std::optional<std::string>(flag), env, p);
-  };
-  auto ec2 = endpoint("ec2", flags.ec2Endpoint);
-  auto ssm = endpoint("ssm", flags.ssmEndpoint);
-  if (!ec2 || !ssm) {
-    return core::fail(
-        core::Error::invalid("endpoints: " + (!ec2 ? ec2.error().message : ssm.error().message)));
-  }
-  o.ec2Endpoint = *ec2;
-  o.ssmEndpoint = *ssm;
-  o.pricingEndpoint = flags.pricingEndpoint;
-  auto chain = std::shared_ptr<sdk::CredentialsProvider>(
-      sdk::makeDefaultCredentialsChain(env, transport, clock, *region));
-  o.credentials = [chain] { return chain->get(); };
-  o.cluster.name = flags.clusterName;
-  o.cluster.endpoint = flags.clusterEndpoint;
-  o.cluster.caBundle = flags.clusterCaBundle;
-  o.cluster.serviceCidr = flags.serviceCidr;
-  return o;
-}
-
 int runController(const ControllerFlags& flags, Context& ctx) {
-  if (flags.clusterName.empty()) {
+  if (flags.aws.clusterName.empty()) {
     ctx.err << "error: --cluster-name: required (the cluster whose nodes this controller owns)\n";
+    return kExitUsage;
+  }
+  auto lro = lroOptions(flags.lro);
+  if (!lro) {
+    ctx.err << "error: " << lro.error().message() << "\n";
     return kExitUsage;
   }
   SignalWaiter waiter;
@@ -132,12 +99,16 @@ int runController(const ControllerFlags& flags, Context& ctx) {
   managerOptions.component = "karpenter";
   runtime::Manager manager(**client, managerOptions);
   auto transport = nodewright::aws::makeCurlTransport();
-  auto aws = awsOptions(flags, *transport, clock);
+  auto aws = awsOptions(flags.aws, *transport, clock);
   if (!aws) {
     ctx.err << "error: " << aws.error().message() << "\n";
     return kExitUsage;
   }
+  aws->cluster.endpoint = flags.clusterEndpoint;
+  aws->cluster.caBundle = flags.clusterCaBundle;
+  aws->cluster.serviceCidr = flags.serviceCidr;
   ControllerSetOptions options;
+  options.lro = *lro;
   const std::string ec2Endpoint = aws->ec2Endpoint;
   options.aws = std::move(*aws);
   options.provisioner.batch.idle = millis(flags.batchIdleSeconds);
@@ -149,12 +120,21 @@ int runController(const ControllerFlags& flags, Context& ctx) {
       std::chrono::duration_cast<std::chrono::seconds>(millis(flags.gcIntervalSeconds));
   options.garbageCollection.grace =
       std::chrono::duration_cast<std::chrono::seconds>(millis(flags.gcGraceSeconds));
+  options.disruption.pollInterval =
+      std::chrono::duration_cast<std::chrono::seconds>(millis(flags.disruptionPollSeconds));
+  options.drift.recheck =
+      std::chrono::duration_cast<std::chrono::seconds>(millis(flags.driftRecheckSeconds));
+  // Dynamic drift shows once a lookup is redone: the resolver's answers last as long as the
+  // node class controller's period.
+  options.nodeClasses.resolveEvery =
+      std::chrono::duration_cast<std::chrono::seconds>(millis(flags.nodeClassResolveSeconds));
+  options.aws.resolverTtl = options.nodeClasses.resolveEvery;
   auto set = ControllerSet::create(manager, *transport, std::move(options));
   if (!set) {
     ctx.err << "error: " << set.error().message() << "\n";
     return kExitFailed;
   }
-  ctx.out << "nodewright controller: cluster " << flags.clusterName << ", EC2 " << ec2Endpoint
+  ctx.out << "nodewright controller: cluster " << flags.aws.clusterName << ", EC2 " << ec2Endpoint
           << "\n";
   ctx.out.flush();
   core::Status result;
@@ -182,8 +162,7 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
       "controller", "Run the Karpenter controllers for AWS against a cluster and EC2");
   sub->add_option("--kubeconfig", flags->kubeconfig,
                   "Kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
-  sub->add_option("--cluster-name", flags->clusterName, "The cluster's name (CLUSTER_NAME)")
-      ->envname("CLUSTER_NAME");
+  addAwsFlags(*sub, flags->aws);
   sub->add_option("--cluster-endpoint", flags->clusterEndpoint,
                   "The API server URL nodes join (CLUSTER_ENDPOINT)")
       ->envname("CLUSTER_ENDPOINT");
@@ -191,11 +170,6 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
                   "Base64 PEM of the cluster CA, for node bootstrap");
   sub->add_option("--service-cidr", flags->serviceCidr, "The cluster's service CIDR")
       ->capture_default_str();
-  sub->add_option("--region", flags->region, "AWS region (default: the SDK's resolution)");
-  sub->add_option("--ec2-endpoint", flags->ec2Endpoint, "EC2 endpoint URL");
-  sub->add_option("--ssm-endpoint", flags->ssmEndpoint, "SSM endpoint URL");
-  sub->add_option("--pricing-endpoint", flags->pricingEndpoint,
-                  "Price List API endpoint URL (empty: the built-in on-demand prices)");
   sub->add_option("--batch-idle-duration", flags->batchIdleSeconds,
                   "Seconds without new pending pods that close a batch")
       ->check(CLI::PositiveNumber)
@@ -217,6 +191,20 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
                   "Age in seconds below which an unaccounted machine is left alone")
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
+  sub->add_option("--disruption-poll-interval", flags->disruptionPollSeconds,
+                  "Seconds between disruption passes when nothing triggers one")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
+  sub->add_option("--drift-recheck", flags->driftRecheckSeconds,
+                  "Seconds after which a NodeClaim's drift is checked again without a change")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  sub->add_option("--nodeclass-resolve-interval", flags->nodeClassResolveSeconds,
+                  "Seconds between resolutions of a node class's subnets, security groups and "
+                  "AMIs (how soon dynamic drift shows)")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
+  addLroFlags(*sub, flags->lro);
   sub->add_flag("--leader-elect", flags->leaderElect,
                 "Run controllers only while holding the kube-system Lease");
   sub->add_option("--metrics-bind-address", flags->metricsAddress,

@@ -18,6 +18,7 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
     }
     return *found->as<EC2NodeClass>();
   };
+  options.aws.hashPolicy = options.hashPolicy;
   auto stack = cloud::aws::AwsStack::create(manager.clock(), transport, std::move(options.aws));
   if (!stack) {
     return core::fail(stack.error());
@@ -26,8 +27,12 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
   set->stack_ = std::move(*stack);
   kube::Client& client = manager.client();
   set->nodeClasses_ = std::make_unique<cloud::aws::NodeClassController>(
-      client, set->stack_->resolver(), set->stack_->launchTemplates(), &manager.events());
+      client, set->stack_->resolver(), set->stack_->launchTemplates(), &manager.events(),
+      options.nodeClasses);
   set->nodeClasses_->setup(manager);
+  options.provisioner.hashPolicy = options.hashPolicy;
+  options.drift.hashPolicy = options.hashPolicy;
+  options.disruption.orchestration.hashPolicy = options.hashPolicy;
   set->provisioner_ = std::make_unique<controllers::provisioning::Provisioner>(
       client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
       options.provisioner);
@@ -38,6 +43,16 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
       client, set->stack_->provider(), manager.clock(), manager.metrics(),
       options.garbageCollection);
   set->garbageCollector_->setup(manager);
+  set->nodePools_ = controllers::nodepool::setup(manager, {options.hashPolicy});
+  set->nodeClassHashes_ = controllers::nodeclass::setup(manager, {options.hashPolicy});
+  set->drift_ = std::make_unique<controllers::disruption::DriftController>(
+      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
+      options.drift);
+  set->drift_->setup(manager, {&manager.informerFor<EC2NodeClass>()});
+  set->disruption_ = std::make_unique<controllers::disruption::DisruptionController>(
+      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
+      options.disruption);
+  set->disruption_->setup(manager);
   return set;
 }
 

@@ -6,24 +6,38 @@
 #include "aws/transport.h"
 #include "cloud/aws/controllers/nodeclass_controller.h"
 #include "cloud/aws/stack.h"
+#include "controllers/disruption/controller.h"
+#include "controllers/disruption/drift_controller.h"
 #include "controllers/garbagecollection/garbage_collector.h"
 #include "controllers/nodeclaim/controllers.h"
+#include "controllers/nodeclass/controllers.h"
+#include "controllers/nodepool/controllers.h"
 #include "controllers/provisioning/provisioner.h"
 #include "core/error.h"
 #include "kube/client.h"
+#include "lro/engine.h"
 #include "runtime/manager.h"
 
 // The Karpenter controllers for AWS on one manager: the EC2NodeClass controller, the
-// provisioner, the NodeClaim lifecycle and termination, and garbage collection, all over one
+// provisioner, the NodeClaim lifecycle and termination, garbage collection, drift and
+// disruption, all over one
 // AwsStack. `nodewright controller` runs it against any cluster; `nodewright up` runs it against
 // the embedded API server and the EC2 emulator.
 namespace nodewright::cmd {
 
 struct ControllerSetOptions {
   cloud::aws::AwsStackOptions aws;  // nodeClasses is filled in from the manager's cache
+  cloud::aws::NodeClassControllerOptions nodeClasses;
   controllers::provisioning::ProvisionerOptions provisioner;
   controllers::garbagecollection::GarbageCollectorOptions garbageCollection;
   controllers::nodeclaim::Options nodeClaims;
+  controllers::disruption::DriftOptions drift;
+  controllers::disruption::DisruptionOptions disruption;
+  // The futures engine's timeouts from the --azure-* flags. Validated now; the CAPZ controllers
+  // (issue 10) are their first user.
+  lro::EngineOptions lro;
+  // How drift hashes are computed; every controller that stamps or compares them gets it.
+  api::karpenter::HashPolicy hashPolicy = api::karpenter::defaultHashPolicy();
 };
 
 class ControllerSet {
@@ -47,6 +61,10 @@ class ControllerSet {
   std::unique_ptr<controllers::provisioning::Provisioner> provisioner_;
   std::unique_ptr<controllers::garbagecollection::GarbageCollector> garbageCollector_;
   std::unique_ptr<controllers::nodeclaim::Controllers> nodeClaims_;
+  std::unique_ptr<controllers::nodepool::Controllers> nodePools_;
+  std::unique_ptr<controllers::nodeclass::Controllers> nodeClassHashes_;
+  std::unique_ptr<controllers::disruption::DriftController> drift_;
+  std::unique_ptr<controllers::disruption::DisruptionController> disruption_;
 };
 
 }  // namespace nodewright::cmd

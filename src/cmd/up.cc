@@ -15,12 +15,14 @@
 #include "api/crd/generate.h"
 #include "api/crd/structural.h"
 #include "apiserver/api_server.h"
+#include "apiserver/pki/credentials.h"
 #include "cmd/command.h"
 #include "cmd/crds.h"
 #include "cmd/embedded_controllers.h"
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
 #include "core/clock.h"
+#include "emulators/arm/server.h"
 #include "emulators/ec2/emulator.h"
 
 namespace nodewright::cmd {
@@ -51,7 +53,9 @@ std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
                  3, true});
   if (o.cloud == "emulated") {
     out.push_back({"EC2 emulator (writes " + (dataDir / "aws" / "config").string() + ")", 5, true});
-    out.push_back({"ARM (Azure Resource Manager) emulator", 9});
+    out.push_back({"ARM (Azure Resource Manager) emulator (writes " +
+                       (dataDir / "azure" / "ca.crt").string() + ")",
+                   9, true});
   }
   if (o.cloud == "emulated") {
     out.push_back(
@@ -62,10 +66,9 @@ std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
   if (o.cloud == "emulated" || o.cloud == "aws") {
     out.push_back(
         {"Karpenter controllers (EC2NodeClass, provisioning, NodeClaim lifecycle and "
-         "termination, garbage collection) against " +
+         "termination, garbage collection, drift and disruption) against " +
              std::string(o.cloud == "aws" ? "AWS" : "the EC2 emulator"),
          7, o.cloud == "emulated"});
-    out.push_back({"drift and disruption controllers", 8});
   }
   if (o.cloud == "emulated" || o.cloud == "azure") {
     out.push_back({"Cluster API and CAPZ controllers against " +
@@ -150,6 +153,31 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const UpOption
   return server;
 }
 
+// The ARM emulator, its CA in DIR/azure/ca.crt for clients to trust (the Azure SDKs send
+// tokens only over HTTPS).
+core::Result<std::unique_ptr<emulators::arm::ArmServer>> startArm(const UpOptions& o,
+                                                                  const fs::path& dataDir,
+                                                                  const core::Clock& clock,
+                                                                  Context& ctx) {
+  emulators::arm::ArmEmulatorOptions options;
+  options.engine.timeScale = o.timeScale;
+  const std::string tenant = options.tenantId;
+  auto server = emulators::arm::ArmServer::start(clock, std::move(options));
+  if (!server) {
+    return core::fail(server.error());
+  }
+  const fs::path azureDir = dataDir / "azure";
+  std::error_code ec;
+  fs::create_directories(azureDir, ec);
+  const std::string caFile = (azureDir / "ca.crt").string();
+  if (auto written = apiserver::pki::writePrivateFile(caFile, (*server)->caPem()); !written) {
+    return core::fail(written.error());
+  }
+  ctx.out << "ARM emulator: " << (*server)->url() << " (CA " << caFile << "; tokens from "
+          << (*server)->url() << "/" << tenant << "/oauth2/v2.0/token)\n";
+  return server;
+}
+
 int up(const UpOptions& o, Context& ctx) {
   std::error_code ec;
   fs::path dataDir = fs::absolute(o.dataDir, ec);
@@ -213,6 +241,17 @@ int up(const UpOptions& o, Context& ctx) {
     }
     ec2 = std::move(*started);
   }
+  std::unique_ptr<emulators::arm::ArmServer> arm;
+  if (o.cloud == "emulated") {
+    auto started = startArm(o, dataDir, clock, ctx);
+    if (!started) {
+      ctx.err << "error: ARM emulator: " << started.error().message() << "\n";
+      ec2->stop();
+      (*server)->stop();
+      return kExitFailed;
+    }
+    arm = std::move(*started);
+  }
   std::unique_ptr<EmbeddedControllers> controllers;
   if (ec2) {
     EmbeddedControllersOptions embedded;
@@ -222,13 +261,14 @@ int up(const UpOptions& o, Context& ctx) {
     auto started = EmbeddedControllers::start(embedded);
     if (!started) {
       ctx.err << "error: controllers: " << started.error().message() << "\n";
+      arm->stop();
       ec2->stop();
       (*server)->stop();
       return kExitFailed;
     }
     controllers = std::move(*started);
-    ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection; "
-               "node agent and workload controllers\n";
+    ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection, "
+               "drift, disruption; node agent and workload controllers\n";
   }
   ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
           << " get nodepools,nodeclaims,ec2nodeclasses\n";
@@ -238,6 +278,9 @@ int up(const UpOptions& o, Context& ctx) {
     ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
   }
   controllers.reset();
+  if (arm) {
+    arm->stop();
+  }
   if (ec2) {
     ec2->stop();
   }

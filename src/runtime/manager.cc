@@ -17,8 +17,7 @@ Manager::Manager(kube::Client& client, ManagerOptions options)
 
 Manager::~Manager() {
   stopControllers();
-  for (auto& [key, informer] : informers_)
-    informer->stop();
+  stopInformers();
 }
 
 kube::Informer& Manager::informer(const api::KindInfo& kind) {
@@ -114,6 +113,24 @@ void Manager::stopControllers() {
 }
 
 core::Status Manager::run(std::stop_token stop) {
+  core::Status ran = runUntilStopped(stop);
+  // Event handlers map into reconcilers that may go once run() returns: no informer outlives it.
+  stopInformers();
+  return ran;
+}
+
+void Manager::stopInformers() {
+  std::vector<kube::Informer*> informers;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [key, informer] : informers_)
+      informers.push_back(informer.get());
+  }
+  for (auto* informer : informers)
+    informer->stop();
+}
+
+core::Status Manager::runUntilStopped(std::stop_token stop) {
   if (options_.leaderElection) {
     if (auto valid = LeaderElector::validate(*options_.leaderElection); !valid) return valid;
   }

@@ -60,7 +60,8 @@ class Manager {
   // Starts endpoints and informers, waits for the caches, then runs controllers (under leader
   // election when configured) until `stop`. Returns an error when the caches do not sync or
   // leadership is lost (the process should exit, as controller-runtime's does, so a fresh
-  // replica rejoins the election with clean state).
+  // replica rejoins the election with clean state). Controllers and informers are stopped when it
+  // returns.
   core::Status run(std::stop_token stop);
 
   bool cachesSynced() const;
@@ -72,6 +73,8 @@ class Manager {
   core::Status startEndpoints();
   void runControllers(std::stop_token stop);
   void stopControllers();
+  void stopInformers();
+  core::Status runUntilStopped(std::stop_token stop);
 
   kube::Client& client_;
   ManagerOptions options_;

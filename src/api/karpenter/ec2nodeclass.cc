@@ -263,6 +263,7 @@ const StructSchema& describe(Tag<EC2NodeClassSpec>) {
           .field<&S::userData>("userData",
                                "UserData for the instances, merged with Karpenter's own per "
                                "amiFamily.")
+          .sensitive()
           .field<&S::role>("role",
                            "IAM role for the nodes; Karpenter manages an instance profile for "
                            "it. Exclusive with instanceProfile.")
@@ -335,6 +336,25 @@ const StructSchema& describe(Tag<AMIStatus>) {
   return s;
 }
 
+const StructSchema& describe(Tag<NetworkInterfaceStatus>) {
+  using T = NetworkInterfaceStatus;
+  static const StructSchema s =
+      StructBuilder<T>("NetworkInterfaceStatus",
+                       "What a network interface's own selectors resolved to.")
+          .field<&T::networkCardIndex>("networkCardIndex", "Network card of the interface.")
+          .min(0)
+          .field<&T::deviceIndex>("deviceIndex", "Device index of the interface.")
+          .min(0)
+          .field<&T::subnets>("subnets",
+                              "Subnets matched by the interface's subnetSelectorTerms; empty "
+                              "when it has none.")
+          .field<&T::securityGroups>("securityGroups",
+                                     "Security groups matched by the interface's "
+                                     "securityGroupSelectorTerms; empty when it has none.")
+          .build();
+  return s;
+}
+
 const StructSchema& describe(Tag<EC2NodeClassStatus>) {
   using S = EC2NodeClassStatus;
   static const StructSchema s =
@@ -343,6 +363,9 @@ const StructSchema& describe(Tag<EC2NodeClassStatus>) {
           .field<&S::securityGroups>("securityGroups",
                                      "Security groups currently matched by the selectors.")
           .field<&S::amis>("amis", "AMIs currently matched by the selectors.")
+          .field<&S::networkInterfaces>("networkInterfaces",
+                                        "Subnets and security groups of the network interfaces "
+                                        "with selectors of their own.")
           .field<&S::instanceProfile>("instanceProfile",
                                       "Instance profile resolved or created for the role.")
           .field<&S::conditions>("conditions", "Signals for health and readiness.")

@@ -132,10 +132,23 @@ struct AMIStatus {
 };
 const reflect::StructSchema& describe(reflect::Tag<AMIStatus>);
 
+// What one spec.networkInterfaces entry with selectors of its own resolved to, keyed like the
+// spec's list (an unset deviceIndex is the entry's position). A list is filled only for the
+// selectors the entry has; the others use the node class's. Drift compares the instance's
+// interface on the same (networkCardIndex, deviceIndex) against it.
+struct NetworkInterfaceStatus {
+  int32_t networkCardIndex = 0;
+  int32_t deviceIndex = 0;
+  std::vector<SubnetStatus> subnets;
+  std::vector<SecurityGroupStatus> securityGroups;
+};
+const reflect::StructSchema& describe(reflect::Tag<NetworkInterfaceStatus>);
+
 struct EC2NodeClassStatus {
   std::vector<SubnetStatus> subnets;
   std::vector<SecurityGroupStatus> securityGroups;
   std::vector<AMIStatus> amis;
+  std::vector<NetworkInterfaceStatus> networkInterfaces;
   std::string instanceProfile;
   std::vector<Condition> conditions;
 };

@@ -1,9 +1,9 @@
 #include "api/karpenter/nodepool.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "api/karpenter/rules.h"
+#include "core/cron.h"
 
 namespace nodewright::api::karpenter {
 
@@ -27,39 +27,18 @@ bool isBudgetNodes(std::string_view s) {
 }
 
 // Standard five-field cron or one of the predefined schedules; timezones are not supported.
-bool isCronSchedule(const std::string& s) {
-  static const std::vector<std::string> kMacros = {"@annually", "@yearly",   "@monthly", "@weekly",
-                                                   "@daily",    "@midnight", "@hourly"};
-  if (std::find(kMacros.begin(), kMacros.end(), s) != kMacros.end()) {
-    return true;
-  }
-  std::istringstream in(s);
-  std::string field;
-  int n = 0;
-  while (in >> field) {
-    ++n;
-    bool ok = std::all_of(field.begin(), field.end(), [](char c) {
-      return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-             c == '*' || c == ',' || c == '-' || c == '/' || c == '?';
-    });
-    if (!ok) {
-      return false;
-    }
-  }
-  return n == 5;
-}
-
 void validateBudget(const Budget& b, const FieldPath& p, FieldErrors& errs) {
   if (!b.nodes.empty() && !isBudgetNodes(b.nodes)) {
     errs.push_back(
         {p.child("nodes").str(),
          fielderr::invalid(Json(b.nodes), "must be a node count or a percentage up to 100%")});
   }
-  if (!b.schedule.empty() && !isCronSchedule(b.schedule)) {
-    errs.push_back({p.child("schedule").str(),
-                    fielderr::invalid(Json(b.schedule),
-                                      "must be a five-field cron expression or one of @yearly, "
-                                      "@annually, @monthly, @weekly, @daily, @midnight, @hourly")});
+  // The same parser the disruption controller evaluates budgets with: what is admitted runs.
+  if (!b.schedule.empty()) {
+    if (auto cron = core::CronSchedule::parse(b.schedule); !cron) {
+      errs.push_back(
+          {p.child("schedule").str(), fielderr::invalid(Json(b.schedule), cron.error().message())});
+    }
   }
   if (!b.schedule.empty() && !b.duration) {
     errs.push_back({p.child("duration").str(),
@@ -129,14 +108,12 @@ const StructSchema& describe(Tag<NodeClaimTemplateSpec>) {
           .field<&S::expireAfter>("expireAfter",
                                   "How long a node lives before it is replaced, measured from "
                                   "creation, or Never.")
-          .behavioral()
           .pattern("^(([0-9]+(s|m|h))+|Never)$")
           .defaultsTo(Json("720h"))
           .field<&S::terminationGracePeriod>(
               "terminationGracePeriod",
               "Longest time a draining node waits for its pods before deleting them forcefully; "
               "unset waits indefinitely.")
-          .behavioral()
           .pattern("^([0-9]+(s|m|h))+$")
           .field<&S::kubelet>("kubelet", "Kubelet settings for the nodes.")
           .validate(validateTemplateSpec)

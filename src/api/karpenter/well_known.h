@@ -22,6 +22,17 @@ inline constexpr const char* kLaunched = "Launched";
 inline constexpr const char* kRegistered = "Registered";
 inline constexpr const char* kInitialized = "Initialized";
 inline constexpr const char* kReady = "Ready";
+// Set by the drift controller; its reason and message name what changed (seed 002).
+inline constexpr const char* kDrifted = "Drifted";
+
+// On a pod: its node is not disrupted voluntarily (drift, emptiness). On a node or NodeClaim:
+// the node is not.
+inline constexpr const char* kDoNotDisruptAnnotation = "karpenter.sh/do-not-disrupt";
+// On a NodeClaim being replaced: the disruption command in flight (reason, phase, replacements),
+// so a restarted controller resumes it instead of starting another.
+inline constexpr const char* kDisruptionAnnotation = "nodewright.sh/disruption";
+// On a replacement NodeClaim: the NodeClaim it replaces.
+inline constexpr const char* kReplacesAnnotation = "nodewright.sh/replaces";
 
 // Pods kubelet runs from a static manifest; the API server only mirrors them.
 inline constexpr const char* kMirrorPodAnnotation = "kubernetes.io/config.mirror";

@@ -123,6 +123,9 @@ struct FieldDesc {
   std::string pattern;  // documented in the CRD schema; enforced by the struct's validator
   std::string format;
   std::optional<Json> defaultValue;
+  // May hold secrets (userData): drift snapshots, diffs and messages show a fingerprint of the
+  // value, never the value.
+  bool sensitive = false;
 };
 
 using StructValidator = std::function<void(const void* value, const FieldPath& path, FieldErrors&)>;
@@ -231,6 +234,9 @@ class StructBuilder {
   }
   StructBuilder& format(std::string fmt) {
     return set([&](FieldDesc& f) { f.format = std::move(fmt); });
+  }
+  StructBuilder& sensitive() {
+    return set([](FieldDesc& f) { f.sensitive = true; });
   }
   StructBuilder& defaultsTo(Json value) {
     return set([&](FieldDesc& f) { f.defaultValue = std::move(value); });

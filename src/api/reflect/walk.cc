@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "api/reflect/redact.h"
 #include "api/reflect/schema.h"
 #include "core/check.h"
 
@@ -93,9 +94,10 @@ const TypeOps& stringOps() {
       },
       [](const void* v) { return Json(*static_cast<const std::string*>(v)); },
       [](const void* v) { return static_cast<const std::string*>(v)->empty(); },
-      [](const void* v, const FieldDesc*, const HashOptions&, core::Hasher& h) {
+      [](const void* v, const FieldDesc* f, const HashOptions&, core::Hasher& h) {
         h.addTag('S');
-        h.addString(*static_cast<const std::string*>(v));
+        const auto& s = *static_cast<const std::string*>(v);
+        h.addString(f != nullptr && f->sensitive ? redacted(s) : s);
       },
       [](void* v, const FieldDesc* f, int variant) {
         auto& s = *static_cast<std::string*>(v);

@@ -28,8 +28,11 @@ int efaRequested(const api::karpenter::NodeClaim& claim) {
 
 }  // namespace
 
-AwsCloudProvider::AwsCloudProvider(AwsProviders providers, NodeClassLookup nodeClasses)
-    : providers_(providers), nodeClasses_(std::move(nodeClasses)) {}
+AwsCloudProvider::AwsCloudProvider(AwsProviders providers, NodeClassLookup nodeClasses,
+                                   api::karpenter::HashPolicy hashPolicy)
+    : providers_(providers),
+      nodeClasses_(std::move(nodeClasses)),
+      hashPolicy_(std::move(hashPolicy)) {}
 
 core::Result<AwsCloudProvider::NodeClassView> AwsCloudProvider::nodeClass(const std::string& name) {
   auto found = nodeClasses_(name);
@@ -87,7 +90,12 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
       break;
     }
   }
-  return machineOf(*instance, launched);
+  // CreateFleet's answer knows neither the instance's security groups nor its interfaces: the
+  // drift facts come from the first DescribeInstances that sees it (get, list or isDrifted).
+  Machine machine = machineOf(*instance, launched);
+  // What the claim is compared against for drift: the node class it launched from.
+  api::karpenter::stampNodeClass(view->nodeClass, hashPolicy_, machine.annotations);
+  return machine;
 }
 
 Machine AwsCloudProvider::machineOf(const sdk::Instance& instance, const InstanceType* type) const {
@@ -111,6 +119,7 @@ core::Result<Machine> AwsCloudProvider::get(std::string_view providerID) {
   if (!instance) {
     return core::fail(instance.error());
   }
+  remember(*instance);
   return machineOf(*instance, nullptr);
 }
 
@@ -121,8 +130,15 @@ core::Result<std::vector<Machine>> AwsCloudProvider::list() {
   }
   std::vector<Machine> out;
   out.reserve(instances->size());
+  std::map<std::string, InstanceFacts> facts;
   for (const auto& instance : *instances) {
     out.push_back(machineOf(instance, nullptr));
+    facts.emplace(instance.instanceId, InstanceFacts(instance));
+  }
+  {
+    // Everything the cluster runs: instances gone since the last list are forgotten.
+    std::lock_guard lock(mu_);
+    facts_ = std::move(facts);
   }
   return out;
 }
@@ -131,6 +147,10 @@ core::Status AwsCloudProvider::remove(std::string_view providerID) {
   auto id = parseProviderID(providerID);
   if (!id) {
     return core::fail(id.error());
+  }
+  {
+    std::lock_guard lock(mu_);
+    facts_.erase(*id);
   }
   return providers_.instances.remove(*id);
 }
@@ -143,6 +163,76 @@ core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter
   }
   const auto& kubelet = effectiveKubelet(view->nodeClass.spec, tmpl.kubelet);
   return providers_.instanceTypes.list(view->nodeClass, kubelet, view->zones);
+}
+
+core::Result<std::vector<DriftCheck>> AwsCloudProvider::isDrifted(
+    const api::karpenter::NodeClaim& claim) {
+  const std::string& claimName = claim.metadata.name;
+  if (claim.status.providerID.empty()) {
+    return core::fail(
+        core::Error::invalid("NodeClaim " + claimName + " has no provider ID: not launched"));
+  }
+  auto id = parseProviderID(claim.status.providerID);
+  if (!id) {
+    return core::fail(id.error().wrap("checking drift of " + claimName));
+  }
+  const std::string& nodeClassName = claim.spec.nodeClassRef.name;
+  auto found = nodeClasses_(nodeClassName);
+  if (!found) {
+    return core::fail(
+        found.error().wrap("checking drift of " + claimName + ": EC2NodeClass " + nodeClassName));
+  }
+  auto facts = instanceFacts(*id);
+  if (!facts) {
+    return core::fail(facts.error().wrap("checking drift of " + claimName));
+  }
+  const std::shared_ptr<const DriftEntry> entry = driftEntry(std::move(*found));
+  return nodeClassDrift(claim, entry->context, *facts, hashPolicy_);
+}
+
+std::shared_ptr<const AwsCloudProvider::DriftEntry> AwsCloudProvider::driftEntry(
+    api::karpenter::EC2NodeClass nodeClass) {
+  const std::string name = nodeClass.metadata.name;
+  const std::string version = nodeClass.metadata.resourceVersion;
+  if (!version.empty()) {
+    std::lock_guard lock(mu_);
+    auto it = driftEntries_.find(name);
+    if (it != driftEntries_.end() && it->second->nodeClass.metadata.resourceVersion == version &&
+        it->second->nodeClass.metadata.uid == nodeClass.metadata.uid) {
+      return it->second;
+    }
+  }
+  // Built outside the lock: hashing a node class is the one costly step, done once per version.
+  auto entry = std::make_shared<DriftEntry>();
+  entry->nodeClass = std::move(nodeClass);
+  entry->context = nodeClassDriftContext(entry->nodeClass, hashPolicy_);
+  if (!version.empty()) {
+    std::lock_guard lock(mu_);
+    driftEntries_[name] = entry;
+  }
+  return entry;
+}
+
+core::Result<InstanceFacts> AwsCloudProvider::instanceFacts(const std::string& instanceId) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = facts_.find(instanceId);
+    if (it != facts_.end()) {
+      return it->second;
+    }
+  }
+  auto instance = providers_.instances.get(instanceId);
+  if (!instance) {
+    return core::fail(instance.error());
+  }
+  remember(*instance);
+  return InstanceFacts(*instance);
+}
+
+void AwsCloudProvider::remember(const sdk::Instance& instance) {
+  InstanceFacts facts(instance);
+  std::lock_guard lock(mu_);
+  facts_.insert_or_assign(instance.instanceId, std::move(facts));
 }
 
 core::Result<std::vector<Machine>> AwsCloudProvider::garbageCollect(

@@ -60,6 +60,7 @@ core::Result<std::unique_ptr<AwsStack>> AwsStack::create(const core::Clock& cloc
   }
   ResolverOptions resolver;
   resolver.kubernetesVersion = options.kubernetesVersion;
+  resolver.ttl = options.resolverTtl;
   s->resolver_ = std::make_unique<NodeClassResolver>(clock, *s->ec2_, *s->ssm_, resolver);
   InstanceTypeProviderOptions types;
   types.region = options.region;
@@ -73,7 +74,7 @@ core::Result<std::unique_ptr<AwsStack>> AwsStack::create(const core::Clock& cloc
                                                      *s->unavailable_, clock, options.instances);
   s->provider_ = std::make_unique<AwsCloudProvider>(
       AwsProviders{*s->resolver_, *s->instanceTypes_, *s->launchTemplates_, *s->instances_},
-      std::move(options.nodeClasses));
+      std::move(options.nodeClasses), std::move(options.hashPolicy));
   return s;
 }
 

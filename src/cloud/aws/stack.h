@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -31,8 +32,13 @@ struct AwsStackOptions {
   bool clientRateLimit = true;
   ClusterInfo cluster;
   std::string kubernetesVersion = "1.32";
+  // How long subnet, security group and AMI lookups are reused: dynamic drift shows within it.
+  std::chrono::seconds resolverTtl{60};
   NodeClassLookup nodeClasses;
   InstanceProviderOptions instances;  // clusterName is taken from cluster.name
+  // The node class drift hashes claims are stamped with and compared against; a test build
+  // changes the version or salt to stand in for an upgrade that changed every hash.
+  api::karpenter::HashPolicy hashPolicy = api::karpenter::defaultHashPolicy();
 };
 
 class AwsStack {

@@ -58,7 +58,12 @@ auto LifecycleController::launch(NodeClaim& claim, runtime::Context& context)
   for (const auto& [key, value] : machine.labels) {
     labelled.metadata.labels[key] = value;
   }
-  if (labelled.metadata.labels != claim.metadata.labels) {
+  // The node class's drift hash, as it was when the machine launched.
+  for (const auto& [key, value] : machine.annotations) {
+    labelled.metadata.annotations[key] = value;
+  }
+  if (labelled.metadata.labels != claim.metadata.labels ||
+      labelled.metadata.annotations != claim.metadata.annotations) {
     auto updated = claims_.update(labelled);
     if (!updated) {
       return core::fail(updated.error().toError().wrap("labelling the launched NodeClaim"));

@@ -7,6 +7,7 @@
 
 #include "controllers/nodeclaim/lifecycle_controller.h"
 #include "controllers/nodeclaim/well_known.h"
+#include "runtime/api_outcome.h"
 
 namespace nodewright::controllers::nodeclaim {
 namespace {
@@ -14,12 +15,7 @@ namespace {
 using runtime::Outcome;
 using runtime::Result;
 
-Outcome apiFailure(const kube::ApiError& error, const std::string& doing) {
-  if (error.is(kube::Reason::Conflict)) {
-    return Result::again();
-  }
-  return core::fail(error.toError().wrap(doing));
-}
+using runtime::apiFailure;
 
 }  // namespace
 

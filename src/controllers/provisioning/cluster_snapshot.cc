@@ -76,7 +76,8 @@ bool isStartingTaint(const Taint& taint) {
 }  // namespace
 
 ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
-                                 const std::vector<NodeClaim>& recentClaims) {
+                                 const std::vector<NodeClaim>& recentClaims,
+                                 const DisruptionScope* scope) {
   for (api::Object& object : caches.daemonSets->list()) {
     const auto* ds = object.as<api::corev1::DaemonSet>();
     if (ds == nullptr || ds->metadata.deletionTimestamp) {
@@ -98,7 +99,11 @@ ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
   }
   for (api::Object& object : caches.pods->list()) {
     const auto* pod = object.as<Pod>();
-    if (pod != nullptr && isProvisionable(*pod, rule)) {
+    const bool place =
+        pod != nullptr &&
+        (scope == nullptr ? isProvisionable(*pod, rule)
+                          : scope->nodes.count(pod->spec.nodeName) && isReschedulable(*pod));
+    if (place) {
       pending_.push_back(pod);
       pendingObjects_.emplace(podKey(*pod), std::move(object));
     }
@@ -127,6 +132,10 @@ ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
     if (!node->spec.providerID.empty()) {
       registered.insert(node->spec.providerID);
     }
+    if (scope != nullptr && (scope->nodes.count(node->metadata.name) ||
+                             scope->excludedNodes.count(node->metadata.name))) {
+      continue;
+    }
     std::vector<api::Object> bound = caches.pods->byIndex(kube::kByNodeName, node->metadata.name);
     auto owner = byProviderID.find(node->spec.providerID);
     addNode(*node, bound, owner == byProviderID.end() ? nullptr : owner->second);
@@ -148,7 +157,8 @@ ClusterSnapshot::ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
     for (const auto& [resource, quantity] : used) {
       inUse_[pool][resource] += quantity;
     }
-    if (claim->status.providerID.empty() || !registered.count(claim->status.providerID)) {
+    if (scope == nullptr &&
+        (claim->status.providerID.empty() || !registered.count(claim->status.providerID))) {
       addInFlightClaim(*claim);
     }
     keep_.push_back(std::move(object));

@@ -29,12 +29,23 @@ struct ClusterCaches {
   const kube::Cache* daemonSets = nullptr;
 };
 
+// A disruption's "what if": the pods of `nodes` are the ones to place, as if those nodes were
+// gone; `excludedNodes` (other disruptions' candidates) take no pods either. Only nodes that
+// are up count as room: a claim still in flight (the provisioner's, or a replacement) may
+// never come up, and a candidate must not be deleted on the strength of one.
+struct DisruptionScope {
+  std::set<std::string> nodes;
+  std::set<std::string> excludedNodes;
+};
+
 class ClusterSnapshot {
  public:
   // `recentClaims` are NodeClaims this process created that the cache may not show yet; each
-  // counts unless the cache has it.
+  // counts unless the cache has it. With a scope, the pods to place are those the scope's nodes
+  // would have to give up, not the pending ones.
   ClusterSnapshot(const ClusterCaches& caches, PendingRule rule,
-                  const std::vector<api::karpenter::NodeClaim>& recentClaims);
+                  const std::vector<api::karpenter::NodeClaim>& recentClaims,
+                  const DisruptionScope* scope = nullptr);
 
   const std::vector<const api::corev1::Pod*>& pendingPods() const { return pending_; }
   // Live NodePools (not being deleted), by name.

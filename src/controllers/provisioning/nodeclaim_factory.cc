@@ -6,7 +6,8 @@
 namespace nodewright::controllers::provisioning {
 
 api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
-                                        const scheduling::NewNodeClaim& planned) {
+                                        const scheduling::NewNodeClaim& planned,
+                                        const api::karpenter::HashPolicy& policy) {
   const auto& tmpl = pool.spec.template_;
   api::karpenter::NodeClaim claim;
   claim.apiVersion = "karpenter.sh/v1";
@@ -14,6 +15,7 @@ api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
   claim.metadata.generateName = pool.metadata.name + "-";
   claim.metadata.labels = tmpl.metadata.labels;
   claim.metadata.annotations = tmpl.metadata.annotations;
+  api::karpenter::stampNodePool(pool, policy, claim.metadata.annotations);
   for (const auto& r : planned.requirements) {
     if (r.operator_ == api::kOpIn && r.values.size() == 1) {
       claim.metadata.labels[r.key] = r.values.front();

@@ -1,5 +1,7 @@
 #include "controllers/provisioning/pending_pods.h"
 
+#include "api/karpenter/well_known.h"
+
 namespace nodewright::controllers::provisioning {
 
 bool isDaemonSetPod(const api::corev1::Pod& pod) {
@@ -26,6 +28,12 @@ bool isProvisionable(const api::corev1::Pod& pod, PendingRule rule) {
   const auto* scheduled = api::corev1::findCondition(pod.status, "PodScheduled");
   return scheduled != nullptr && scheduled->status == "False" &&
          scheduled->reason == "Unschedulable";
+}
+
+bool isReschedulable(const api::corev1::Pod& pod) {
+  return !pod.metadata.deletionTimestamp && pod.status.phase != "Succeeded" &&
+         pod.status.phase != "Failed" && !isDaemonSetPod(pod) &&
+         !pod.metadata.annotations.contains(api::karpenter::kMirrorPodAnnotation);
 }
 
 std::string podKey(const api::corev1::Pod& pod) {

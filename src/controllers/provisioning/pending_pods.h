@@ -17,6 +17,10 @@ enum class PendingRule {
 // room is being made for it), and pending under `rule`.
 bool isProvisionable(const api::corev1::Pod& pod, PendingRule rule);
 
+// A bound pod that would need a new home if its node went: not finished or terminating, not a
+// DaemonSet's (it dies with the node) and not a static pod's mirror (kubelet owns it).
+bool isReschedulable(const api::corev1::Pod& pod);
+
 // The pod's controller is a DaemonSet.
 bool isDaemonSetPod(const api::corev1::Pod& pod);
 

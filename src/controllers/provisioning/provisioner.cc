@@ -177,7 +177,7 @@ void Provisioner::createClaims(const ClusterSnapshot& snapshot, const scheduling
     if (pool == snapshot.nodePools().end() || context.cancelled() || !context.leading()) {
       continue;
     }
-    auto created = nodeClaims_.create(makeNodeClaim(*pool->second, planned));
+    auto created = nodeClaims_.create(makeNodeClaim(*pool->second, planned, options_.hashPolicy));
     if (!created) {
       context.log().error("nodepool {}: creating a nodeclaim: {}", planned.nodePool,
                           created.error().describe());

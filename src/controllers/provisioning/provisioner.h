@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/karpenter/hashing.h"
 #include "api/karpenter/nodeclaim.h"
 #include "cloud/cloud_provider.h"
 #include "controllers/provisioning/batcher.h"
@@ -28,6 +29,8 @@ struct ProvisionerOptions {
   // While pods are pending a pass runs again after this even when nothing else triggers one (a
   // limit raised, an offering back from a capacity shortage).
   std::chrono::seconds retryUnschedulable{30};
+  // The drift hash new NodeClaims are stamped with.
+  api::karpenter::HashPolicy hashPolicy = api::karpenter::defaultHashPolicy();
 };
 
 // What a pass did, for tests and logs.

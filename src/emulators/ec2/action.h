@@ -42,7 +42,7 @@ using ActionTable = std::map<std::string, ActionEntry, std::less<>>;
 // Each group of actions adds itself; defined next to the actions.
 // DescribeInstanceTypes, DescribeInstanceTypeOfferings, DescribeAvailabilityZones,
 // DescribeVpcs, DescribeSubnets, DescribeSecurityGroups, DescribeImages,
-// DescribeSpotPriceHistory.
+// DescribeSpotPriceHistory; and CopyImage, the one that writes (next to DescribeImages).
 void addDescribeActions(ActionTable& table);
 // CreateLaunchTemplate, DescribeLaunchTemplates, DescribeLaunchTemplateVersions,
 // DeleteLaunchTemplate.

@@ -24,7 +24,7 @@ void addInstanceTypeActions(ActionTable& table);
 // DescribeAvailabilityZones, DescribeVpcs, DescribeSubnets, DescribeSecurityGroups
 // (network_actions.cc).
 void addNetworkActions(ActionTable& table);
-// DescribeImages (image_actions.cc).
+// DescribeImages and CopyImage (image_actions.cc).
 void addImageActions(ActionTable& table);
 // DescribeSpotPriceHistory (spot_price_actions.cc).
 void addSpotPriceActions(ActionTable& table);

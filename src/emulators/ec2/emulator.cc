@@ -226,7 +226,12 @@ http::Response Ec2Emulator::serveSsmRequest(const http::Request& request,
   if (auto fault = engine_.faults().roll("ssm:" + operation)) {
     return fail(injected(*fault));
   }
-  SsmReply reply = serveSsm(operation, request.body, world_);
+  SsmReply reply;
+  {
+    std::lock_guard lock(ssmMu_);
+    reply = operation == "PutParameter" ? putParameter(request.body, world_)
+                                        : serveSsm(operation, request.body, world_);
+  }
   engine_.stats().recordRequest("ssm:" + operation, reply.errorCode);
   http::Response r;
   r.status = reply.status;

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "aws/sigv4.h"
@@ -13,7 +14,7 @@
 #include "emulators/engine/engine.h"
 #include "http/server.h"
 
-// `nodewright emulate ec2`: EC2's Query protocol (Version 2016-11-15) and SSM's GetParameter
+// `nodewright emulate ec2`: EC2's Query protocol (Version 2016-11-15) and SSM's parameters
 // over HTTP, on the simulated-cloud engine. Requests must be signed with SigV4 by a configured
 // access key; errors use EC2's XML shape with Code, Message and RequestID.
 namespace nodewright::emulators::ec2 {
@@ -43,6 +44,7 @@ class Ec2Emulator {
   http::Response tooLarge(size_t limit) const;
 
   Engine& engine() { return engine_; }
+  // Not while an SSM PutParameter runs: it changes the world's parameters.
   const World& world() const { return world_; }
   const Catalog& catalog() const { return catalog_; }
   const Ec2EmulatorOptions& options() const { return options_; }
@@ -62,6 +64,7 @@ class Ec2Emulator {
   Engine engine_;
   Catalog catalog_;
   World world_;
+  std::mutex ssmMu_;  // guards world_.ssmParameters and ssmVersions for SSM requests
   ActionTable actions_;
 };
 

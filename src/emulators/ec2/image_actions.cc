@@ -1,5 +1,6 @@
 // DescribeImages over the AMIs the world seeded: the EKS-optimized images owned by Amazon's
-// accounts (alias "amazon") and the account's own images.
+// accounts (alias "amazon") and the account's own images; CopyImage adds the account's own
+// copies (with SSM PutParameter, how a test publishes a new image behind an alias).
 #include <algorithm>
 #include <cctype>
 #include <iterator>
@@ -10,7 +11,9 @@
 #include "core/hash.h"
 #include "core/time.h"
 #include "emulators/ec2/describe_actions.h"
+#include "emulators/ec2/param_reader.h"
 #include "emulators/ec2/resources.h"
+#include "emulators/ec2/tagging.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
@@ -206,10 +209,99 @@ aws::ApiResult<std::string> describeImages(ActionContext& ctx) {
   return pageResponse(ctx, "imagesSet", page, addImage);
 }
 
+// EC2's creationDate: milliseconds, UTC ("2024-11-15T00:00:00.000Z").
+std::string creationDate(core::TimePoint now) {
+  std::string text = core::Time(std::chrono::floor<std::chrono::seconds>(now)).toString();
+  return text.substr(0, text.size() - 1) + ".000Z";
+}
+
+// A copy in this region of an image the caller can see, owned by the account, as a new build of
+// the same image: architecture, boot mode, root device and platform carry over. GUESS: EC2 keeps
+// a copy pending for minutes while it copies the snapshots; here it is available at once.
+aws::ApiResult<std::string> copyImage(ActionContext& ctx) {
+  const aws::Params& p = ctx.params;
+  auto sourceId = p.str("SourceImageId");
+  if (!sourceId) {
+    return failWith(sourceId);
+  }
+  auto sourceRegion = p.str("SourceRegion");
+  if (!sourceRegion) {
+    return failWith(sourceRegion);
+  }
+  auto name = p.str("Name");
+  if (!name) {
+    return failWith(name);
+  }
+  if (!wellFormedImageId(*sourceId)) {
+    return aws::apiFail("InvalidAMIID.Malformed",
+                        fmt::format("Invalid id: \"{}\" (expecting \"ami-...\")", *sourceId));
+  }
+  if (*sourceRegion != ctx.world.region) {
+    // GUESS: code and message; the emulator holds one region.
+    return aws::apiFail("InvalidParameterValue",
+                        fmt::format("Invalid source region {}: this endpoint serves {}",
+                                    *sourceRegion, ctx.world.region));
+  }
+  // CONFIRMED: AMI names are 3 to 128 characters (the RegisterImage and CopyImage references).
+  if (name->size() < 3 || name->size() > 128) {
+    return aws::apiFail("InvalidAMIName.Malformed",
+                        fmt::format("AMI names must be between 3 and 128 characters long, and "
+                                    "may contain letters, numbers, '(', ')', '.', '-', '/' and "
+                                    "'_': {}",
+                                    *name));
+  }
+  auto tags = parseTagSpecifications(p, "TagSpecification", {"image", "snapshot"});
+  if (!tags) {
+    return failWith(tags);
+  }
+  if (auto dry = checkDryRun(p); !dry) {
+    return failWith(dry);
+  }
+  ResourceStore& store = ctx.engine.store();
+  auto source = store.get(kind::kImage, *sourceId);
+  const auto* from = source && source->live() ? source->as<ImageAttributes>() : nullptr;
+  if (from == nullptr) {
+    return aws::apiFail("InvalidAMIID.NotFound",
+                        fmt::format("The image id '[{}]' does not exist", *sourceId));
+  }
+  const World& world = ctx.world;
+  auto sameName = store.list(kind::kImage, [&](const Resource& r) {
+    const auto* a = r.as<ImageAttributes>();
+    return a != nullptr && a->ownerId == world.accountId && a->name == *name;
+  });
+  if (!sameName.empty()) {
+    // CONFIRMED: the code; GUESS: the message's wording.
+    return aws::apiFail(
+        "InvalidAMIName.Duplicate",
+        fmt::format("AMI name {} is already in use by AMI {}", *name, sameName.front().id));
+  }
+  auto copy = std::make_shared<ImageAttributes>(*from);
+  copy->name = *name;
+  copy->description = p.strOr("Description", from->description);
+  copy->ownerId = world.accountId;
+  copy->ownerAlias.clear();
+  copy->creationDate = creationDate(ctx.engine.time().now());
+  copy->deprecationTime.reset();
+  NewResource spec;
+  spec.type = std::string(kind::kImage);
+  spec.idPrefix = "ami";
+  spec.state = "available";
+  spec.tags = tagsFor(*tags, "image");
+  spec.attributes = std::move(copy);
+  auto created = store.create(std::move(spec));
+  if (!created) {
+    return aws::apiFail("InternalError", created.error().message());
+  }
+  aws::xml::Ec2Response response(ctx.action, ctx.requestId);
+  addText(response.root(), "imageId", created->resource.id);
+  return response.str();
+}
+
 }  // namespace
 
 void addImageActions(ActionTable& table) {
   table["DescribeImages"] = {bucket::kDescribe, describeImages};
+  table["CopyImage"] = {bucket::kMutating, copyImage};
 }
 
 }  // namespace nodewright::emulators::ec2

@@ -1,6 +1,6 @@
-// SSM's GetParameter and GetParameters over the world's parameters, in the AWS JSON 1.1
-// protocol as botocore reads it: a JSON body, errors as {"__type": code, "message": text} with
-// HTTP 400, timestamps as epoch seconds.
+// SSM's GetParameter, GetParameters and PutParameter over the world's parameters, in the AWS
+// JSON 1.1 protocol as botocore reads it: a JSON body, errors as {"__type": code, "message": text}
+// with HTTP 400, timestamps as epoch seconds.
 #include "emulators/ec2/ssm.h"
 
 #include <set>
@@ -15,8 +15,8 @@ namespace {
 
 using api::Json;
 
-// The world's parameters do not change; they report the day the world's images were released.
-// GUESS: any fixed date serves, clients only display it.
+// Parameters report the day the world's images were released, also once PutParameter changed
+// them. GUESS: any fixed date serves, clients only display it.
 constexpr double kLastModified = 1731628800;  // 2024-11-15T00:00:00Z
 
 SsmReply error(std::string code, std::string message) {
@@ -44,12 +44,19 @@ std::pair<std::string, std::string> splitSelector(std::string_view name) {
   return {std::string(name.substr(0, colon)), std::string(name.substr(colon + 1))};
 }
 
+int64_t versionOf(const World& world, const std::string& name) {
+  auto it = world.ssmVersions.find(name);
+  return it == world.ssmVersions.end() ? 1 : it->second;
+}
+
 // The parameter as GetParameter's Parameter shape, or nullopt when the world has none by this
-// name. Every parameter here is at version 1, so only the selectors ":1" match besides none.
+// name. Only the current value is kept, so a version selector matches the current version only.
 std::optional<Json> lookup(std::string_view requested, const World& world) {
   auto [name, selector] = splitSelector(requested);
   auto it = world.ssmParameters.find(name);
-  if (it == world.ssmParameters.end() || (!selector.empty() && selector != "1")) {
+  const int64_t version = it == world.ssmParameters.end() ? 0 : versionOf(world, name);
+  if (it == world.ssmParameters.end() ||
+      (!selector.empty() && selector != std::to_string(version))) {
     return std::nullopt;
   }
   // Public parameters (/aws/service/...) have no account in their ARN.
@@ -58,7 +65,7 @@ std::optional<Json> lookup(std::string_view requested, const World& world) {
       {"Name", name},
       {"Type", "String"},
       {"Value", it->second},
-      {"Version", 1},
+      {"Version", version},
       {"LastModifiedDate", kLastModified},
       {"ARN", fmt::format("arn:aws:ssm:{}:{}:parameter{}{}", world.region,
                           isPublic ? "" : world.accountId, name.starts_with('/') ? "" : "/", name)},
@@ -125,6 +132,49 @@ SsmReply getParameters(const Json& request, const World& world) {
 }
 
 }  // namespace
+
+SsmReply putParameter(std::string_view body, World& world) {
+  auto request = parseBody(body);
+  if (!request) {
+    return error("SerializationException", "The request body is not a JSON object");
+  }
+  for (const char* member : {"Name", "Value"}) {
+    auto it = request->find(member);
+    if (it == request->end() || !it->is_string()) {
+      return error("ValidationException",
+                   fmt::format("1 validation error detected: Value null at '{}' failed to "
+                               "satisfy constraint: Member must not be null",
+                               member == std::string_view("Name") ? "name" : "value"));
+    }
+  }
+  const std::string name = (*request)["Name"].get<std::string>();
+  const std::string value = (*request)["Value"].get<std::string>();
+  auto type = request->find("Type");
+  if (type != request->end() && *type != "String") {
+    // GUESS: the code and message; the world keeps strings only.
+    return error("ValidationException",
+                 "The emulator keeps String parameters only (Type must be String)");
+  }
+  auto overwrite = request->find("Overwrite");
+  const bool mayOverwrite =
+      overwrite != request->end() && overwrite->is_boolean() && overwrite->get<bool>();
+  auto existing = world.ssmParameters.find(name);
+  int64_t version = 1;
+  if (existing != world.ssmParameters.end()) {
+    if (!mayOverwrite) {
+      // CONFIRMED: SSM's words (the PutParameter reference, ParameterAlreadyExists).
+      return error("ParameterAlreadyExists",
+                   "The parameter already exists. To overwrite this value, set the overwrite "
+                   "option in the request to true.");
+    }
+    version = versionOf(world, name) + 1;
+    existing->second = value;
+  } else {
+    world.ssmParameters.emplace(name, value);
+  }
+  world.ssmVersions[name] = version;
+  return ok(Json{{"Version", version}, {"Tier", "Standard"}});
+}
 
 SsmReply serveSsm(std::string_view operation, std::string_view body, const World& world) {
   if (operation != "GetParameter" && operation != "GetParameters") {

@@ -93,6 +93,8 @@ struct World {
   std::string accountId;
   std::vector<ZoneConfig> zones;
   std::map<std::string, std::string, std::less<>> ssmParameters;  // name -> value
+  // name -> version, for parameters PutParameter changed; the others are at version 1.
+  std::map<std::string, int64_t, std::less<>> ssmVersions;
 
   const ZoneConfig* zone(std::string_view name) const;
 };

@@ -80,8 +80,4 @@ api::corev1::Pod podFromTemplate(const api::ObjectMeta& owner, const std::string
   return pod;
 }
 
-runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing) {
-  return core::fail(error.toError().wrap(doing));
-}
-
 }  // namespace nodewright::emulators::kubelet

@@ -11,6 +11,7 @@
 #include "api/karpenter/well_known.h"
 #include "api/object.h"
 #include "kube/client.h"
+#include "runtime/api_outcome.h"
 #include "runtime/reconciler.h"
 
 // What the node agent's controllers share: the names they agree on and small helpers over pods,
@@ -86,7 +87,6 @@ runtime::Outcome writeStatusIfChanged(kube::Client& client, const T& object,
   return runtime::Result::done();
 }
 
-// An API failure as a reconcile error with what was being done.
-runtime::Outcome apiFailure(const kube::ApiError& error, const std::string& doing);
+using runtime::apiFailure;
 
 }  // namespace nodewright::emulators::kubelet

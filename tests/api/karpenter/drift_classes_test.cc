@@ -29,8 +29,9 @@ TEST(KarpenterDriftClassTest, NodePoolFollowsSeed002) {
       {"spec.limits[*]", Drift::Behavioral},
       {"spec.disruption.consolidateAfter", Drift::Behavioral},
       {"spec.disruption.budgets[].nodes", Drift::Behavioral},
-      {"spec.template.spec.expireAfter", Drift::Behavioral},
-      {"spec.template.spec.terminationGracePeriod", Drift::Behavioral},
+      // Karpenter v1 drifts on these two.
+      {"spec.template.spec.expireAfter", Drift::Static},
+      {"spec.template.spec.terminationGracePeriod", Drift::Static},
       {"spec.template.spec.requirements[].key", Drift::Dynamic},
       {"spec.template.spec.requirements[].minValues", Drift::Dynamic},
       {"spec.template.spec.taints[].key", Drift::Static},

@@ -176,9 +176,13 @@ const InvalidCase kCases[] = {
       "percentage up to 100%"}},
     {"BudgetScheduleWithFourFields",
      pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '0 9 * *', duration: 1h}]\n"),
-     {R"(spec.disruption.budgets[0].schedule: Invalid value: "0 9 * *": must be a five-field )"
-      "cron expression or one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, "
-      "@hourly"}},
+     {R"(spec.disruption.budgets[0].schedule: Invalid value: "0 9 * *": expected 5 fields )"
+      "(minute hour day-of-month month day-of-week), found 4"}},
+    // Checked by the parser disruption evaluates budgets with, not by shape alone.
+    {"BudgetScheduleOutOfRange",
+     pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '0 9 * * 8', duration: 1h}]\n"),
+     {R"(spec.disruption.budgets[0].schedule: Invalid value: "0 9 * * 8": day-of-week: 8 is )"
+      "out of range 0-7"}},
     {"BudgetDurationInSeconds",
      pool("", "  disruption:\n    budgets: [{nodes: '1', schedule: '@daily', duration: 90s}]\n"),
      {R"(spec.disruption.budgets[0].duration: Invalid value: "1m30s": must be whole minutes or )"

@@ -185,9 +185,15 @@ TEST(NodePoolHashTest, IgnoresBehavioralFieldsAndSetOrder) {
   behavioral.spec.weight = 50;
   behavioral.spec.limits["cpu"] = core::Quantity::fromInt(5);
   behavioral.spec.disruption.consolidateAfter = core::Duration::never();
-  behavioral.spec.template_.spec.expireAfter = core::Duration(std::chrono::hours(1));
-  behavioral.spec.template_.spec.terminationGracePeriod = std::nullopt;
   EXPECT_EQ(hashOf(behavioral.spec), base);
+
+  // Karpenter v1 drifts nodes on expireAfter and terminationGracePeriod.
+  NodePool expiring = pool;
+  expiring.spec.template_.spec.expireAfter = core::Duration(std::chrono::hours(1));
+  EXPECT_NE(hashOf(expiring.spec), base);
+  NodePool graceful = pool;
+  graceful.spec.template_.spec.terminationGracePeriod = std::nullopt;
+  EXPECT_NE(hashOf(graceful.spec), base);
 
   NodePool reordered = pool;
   std::swap(reordered.spec.template_.spec.requirements[0],

@@ -35,13 +35,21 @@ TEST(NodeClaimFactoryTest, TheClaimCarriesTheTemplateThePlanAndItsOwner) {
   planned.requests = {{"cpu", core::Quantity::parse("1500m").value()}};
   planned.instanceTypes = {"c5.large", "m5.large"};
 
-  const api::karpenter::NodeClaim claim = makeNodeClaim(pool(), planned);
+  const api::karpenter::HashPolicy policy{"nw1", 0};
+  const api::karpenter::NodeClaim claim = makeNodeClaim(pool(), planned, policy);
   EXPECT_EQ(claim.metadata.generateName, "default-");
   EXPECT_EQ(claim.metadata.labels,
             (std::map<std::string, std::string>{{"karpenter.sh/nodepool", "default"},
                                                 {"team", "web"},
                                                 {"topology.kubernetes.io/zone", "us-east-1b"}}));
   EXPECT_EQ(claim.metadata.annotations.at("example.com/owner"), "web");
+  // Stamped with the template's drift hash, its version and what it covered.
+  EXPECT_EQ(claim.metadata.annotations.at(api::karpenter::kNodePoolHashAnnotation),
+            api::karpenter::nodePoolHash(pool(), policy));
+  EXPECT_EQ(claim.metadata.annotations.at(api::karpenter::kNodePoolHashVersionAnnotation), "nw1");
+  EXPECT_EQ(api::Json::parse(claim.metadata.annotations.at(
+                api::karpenter::kNodePoolStaticAnnotation))["metadata"]["labels"]["team"],
+            "web");
   ASSERT_EQ(claim.metadata.ownerReferences.size(), 1u);
   EXPECT_EQ(claim.metadata.ownerReferences[0].kind, "NodePool");
   EXPECT_EQ(claim.metadata.ownerReferences[0].uid, "uid-1");

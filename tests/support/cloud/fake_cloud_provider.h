@@ -97,6 +97,40 @@ class FakeCloudProvider final : public CloudProvider {
     return out;
   }
 
+  core::Result<std::vector<DriftCheck>> isDrifted(const api::karpenter::NodeClaim& claim) override {
+    std::lock_guard lock(mu_);
+    calls_.push_back("isDrifted " + claim.status.providerID);
+    if (driftError_) {
+      core::Error error = *driftError_;
+      driftError_.reset();
+      return core::fail(error);
+    }
+    auto it = drift_.find(claim.status.providerID);
+    if (it != drift_.end()) {
+      return it->second;
+    }
+    DriftCheck pass;
+    pass.name = "NodeClass";
+    pass.detail = "fake: not drifted";
+    return std::vector<DriftCheck>{pass};
+  }
+
+  // What isDrifted() answers for the claim of `providerID`; by default one passing "NodeClass"
+  // check.
+  void setDrift(const std::string& providerID, std::vector<DriftCheck> checks) {
+    std::lock_guard lock(mu_);
+    drift_[providerID] = std::move(checks);
+  }
+  void clearDrift(const std::string& providerID) {
+    std::lock_guard lock(mu_);
+    drift_.erase(providerID);
+  }
+  // The next isDrifted fails with `error`.
+  void failDrift(core::Error error) {
+    std::lock_guard lock(mu_);
+    driftError_ = std::move(error);
+  }
+
   // What instanceTypes() offers every NodePool.
   void setInstanceTypes(std::vector<InstanceType> types) {
     std::lock_guard lock(mu_);
@@ -137,7 +171,7 @@ class FakeCloudProvider final : public CloudProvider {
     std::lock_guard lock(mu_);
     return calls_;
   }
-  // Calls whose text starts with `prefix` ("create", "remove", "get").
+  // Calls whose text starts with `prefix` ("create", "remove", "get", "isDrifted").
   int count(const std::string& prefix) const {
     std::lock_guard lock(mu_);
     int n = 0;
@@ -166,6 +200,8 @@ class FakeCloudProvider final : public CloudProvider {
   std::map<std::string, std::string> byClaim_;  // claim uid -> provider ID
   std::vector<std::string> calls_;
   std::optional<core::Error> createError_;
+  std::map<std::string, std::vector<DriftCheck>> drift_;  // provider ID -> checks
+  std::optional<core::Error> driftError_;
   bool createErrorSticky_ = false;
   bool autoTerminate_ = false;
   int launched_ = 0;

@@ -81,7 +81,8 @@ std::unique_ptr<cloud::aws::AwsStack> EmbeddedCluster::makeStack() {
   return stack ? std::move(*stack) : nullptr;
 }
 
-void EmbeddedCluster::startControllers() {
+void EmbeddedCluster::startControllers(
+    const std::function<void(cmd::ControllerSetOptions&)>& customize) {
   controllerClient_ = kube::testing::clientFor(kube::testing::restConfigFor(*apiServer_));
   controllerMetrics_ = std::make_unique<runtime::Registry>();
   runtime::ManagerOptions managerOptions;
@@ -102,6 +103,9 @@ void EmbeddedCluster::startControllers() {
   options.provisioner.batch.idle = options_.batchIdle;
   options.provisioner.batch.max = options_.batchMax;
   options.provisioner.pendingRule = controllers::provisioning::PendingRule::Unbound;
+  if (customize) {
+    customize(options);
+  }
   auto set = cmd::ControllerSet::create(*controllerManager_, *transport_, std::move(options));
   ASSERT_TRUE(set) << set.error().message();
   controllers_ = std::move(*set);

@@ -42,8 +42,9 @@ class EmbeddedCluster {
   explicit EmbeddedCluster(ClusterOptions options = {});
   ~EmbeddedCluster();
 
-  // The controllers in this process.
-  void startControllers();
+  // The controllers in this process; `customize` adjusts their options (shorter periods, another
+  // hash policy).
+  void startControllers(const std::function<void(cmd::ControllerSetOptions&)>& customize = {});
   void stopControllers();
   // The controllers as a `nodewright controller` child process; `extraArgs` are appended.
   void startControllerProcess(const std::vector<std::string>& extraArgs = {});

@@ -1,4 +1,5 @@
 #include "cloud/aws/controllers/nodeclass_controller.h"
+#include "runtime/api_outcome.h"
 
 #include <algorithm>
 #include <memory>
@@ -23,12 +24,7 @@ bool hasFinalizer(const EC2NodeClass& nodeClass) {
 
 // A conflict means someone wrote since our read: read again soon, without counting it as a
 // failure. Anything else backs off as an error.
-Outcome apiFailure(const kube::ApiError& error, const std::string& doing) {
-  if (error.is(kube::Reason::Conflict)) {
-    return Result::again();
-  }
-  return core::fail(error.toError().wrap(doing));
-}
+using runtime::apiFailure;
 
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
@@ -66,6 +62,10 @@ Outcome NodeClassController::reconcile(const runtime::Request& request, runtime:
   if (!hasFinalizer(nodeClass)) {
     auto stored = addFinalizer(nodeClass, context);
     if (!stored) {
+      // Another writer (the hash controller's annotations) got there first: read again.
+      if (stored.error().is(core::Code::Conflict)) {
+        return Result::again();
+      }
       return core::fail(stored.error());
     }
     if (!*stored) {

@@ -62,6 +62,34 @@ const api::Condition* find(const std::vector<api::Condition>& conditions, const 
 
 }  // namespace
 
+std::vector<api::karpenter::NetworkInterfaceStatus> interfaceStatuses(
+    const ResolvedNodeClass& resolved, const api::karpenter::EC2NodeClassSpec& spec) {
+  std::vector<api::karpenter::NetworkInterfaceStatus> out;
+  for (size_t i = 0; i < resolved.interfaces.size() && i < spec.networkInterfaces.size(); ++i) {
+    const ResolvedInterface& r = resolved.interfaces[i];
+    if (!r.ownSubnets && !r.ownSecurityGroups) {
+      continue;
+    }
+    const api::karpenter::NetworkInterface& ni = spec.networkInterfaces[i];
+    api::karpenter::NetworkInterfaceStatus status;
+    // The launch template's defaults (network_interfaces.h): card 0, device at the position.
+    status.networkCardIndex = ni.networkCardIndex.value_or(0);
+    status.deviceIndex = ni.deviceIndex.value_or(static_cast<int32_t>(i));
+    if (r.ownSubnets) {
+      for (const sdk::Subnet& s : r.subnets) {
+        status.subnets.push_back({s.subnetId, s.availabilityZone, s.availabilityZoneId});
+      }
+    }
+    if (r.ownSecurityGroups) {
+      for (const sdk::SecurityGroup& g : r.securityGroups) {
+        status.securityGroups.push_back({g.groupId, g.groupName});
+      }
+    }
+    out.push_back(std::move(status));
+  }
+  return out;
+}
+
 std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail) {
   std::vector<Verdict> out;
   out.push_back(subnetsVerdict(resolved));
@@ -110,6 +138,7 @@ void writeStatus(ResolvedNodeClass& resolved, const api::karpenter::EC2NodeClass
   for (const ResolvedImage& image : resolved.images) {
     status.amis.push_back({image.id, image.name, image.requirements, image.deprecated});
   }
+  status.networkInterfaces = interfaceStatuses(resolved, nodeClass.spec);
   status.instanceProfile = nodeClass.status.instanceProfile;
 
   std::vector<Verdict> all = verdicts;

@@ -42,7 +42,14 @@ std::vector<Problem> validateNetwork(const ResolvedNodeClass& resolved);
 // while a selector matches nothing). `imageDetail` says why no AMI matched, when known.
 std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail);
 
-// Fills resolved.status: subnets (zone and zone id), security groups and AMIs as resolved,
+// status.networkInterfaces: one entry per spec.networkInterfaces entry with selectors of its own,
+// keyed by (networkCardIndex, deviceIndex) as the launch template numbers them, with the lists
+// of its own selectors only.
+std::vector<api::karpenter::NetworkInterfaceStatus> interfaceStatuses(
+    const ResolvedNodeClass& resolved, const api::karpenter::EC2NodeClassSpec& spec);
+
+// Fills resolved.status: subnets (zone and zone id), security groups and AMIs as resolved, the
+// network interfaces' own resolutions (interfaceStatuses),
 // instanceProfile kept from `nodeClass.status`, and the conditions of `verdicts` followed by
 // Ready (True when all of them are), each at nodeClass's generation. A condition whose status
 // is unchanged from nodeClass.status keeps its lastTransitionTime; otherwise it is `now`.

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string>
+
+#include "aws/transport.h"
+#include "cloud/aws/stack.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+// The AWS flags every command that talks to EC2 takes, the way `nodewright controller` always
+// took them: the cluster's name, the region and the EC2, SSM and Pricing endpoints. Endpoints
+// follow the SDK's rules (flag, AWS_ENDPOINT_URL_*, profile), so the same binary talks to AWS,
+// the project's emulator or moto_server.
+namespace nodewright::cmd {
+
+struct AwsFlags {
+  std::string clusterName;
+  std::string region;
+  std::string ec2Endpoint;
+  std::string ssmEndpoint;
+  std::string pricingEndpoint;
+};
+
+// Registers --cluster-name (or CLUSTER_NAME), --region, --ec2-endpoint, --ssm-endpoint and
+// --pricing-endpoint on `sub`; `flags` must outlive the parse.
+void addAwsFlags(CLI::App& sub, AwsFlags& flags);
+
+// The stack's region, endpoints, credentials (the SDK's default chain) and cluster name.
+// Invalid, naming the flag, when the region or an endpoint cannot be resolved. `transport` and
+// `clock` must outlive what the options are used for (the credentials chain keeps them).
+core::Result<cloud::aws::AwsStackOptions> awsOptions(const AwsFlags& flags,
+                                                     nodewright::aws::Transport& transport,
+                                                     const core::Clock& clock);
+
+}  // namespace nodewright::cmd

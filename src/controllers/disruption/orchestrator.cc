@@ -1,0 +1,368 @@
+#include "controllers/disruption/orchestrator.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "api/karpenter/well_known.h"
+#include "controllers/nodeclaim/conditions.h"
+
+namespace nodewright::controllers::disruption {
+namespace {
+
+using api::corev1::Node;
+using api::karpenter::NodeClaim;
+
+// How long a replacement this process created may be missing from the cache before it counts
+// as gone.
+constexpr auto kCacheLag = std::chrono::seconds(30);
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    out += (out.empty() ? "" : ", ") + item;
+  }
+  return out;
+}
+
+}  // namespace
+
+Orchestrator::Orchestrator(kube::Client& client, cloud::CloudProvider& cloud,
+                           const core::Clock& clock, runtime::EventRecorder* events,
+                           runtime::Registry& metrics, OrchestratorOptions options)
+    : client_(client),
+      claims_(client),
+      cloud_(cloud),
+      clock_(clock),
+      events_(events),
+      options_(std::move(options)),
+      disrupted_(metrics.counter("karpenter_nodeclaims_disrupted_total",
+                                 "NodeClaims deleted by disruption, by reason and NodePool.",
+                                 {"reason", "nodepool"})),
+      decisions_(metrics.counter("karpenter_voluntary_disruption_decisions_total",
+                                 "Disruption decisions, by decision and reason.",
+                                 {"decision", "reason"})) {}
+
+core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches,
+                                       const ClusterView& view, const Candidate& candidate,
+                                       const std::string& budget,
+                                       std::set<std::string>& startedNodes) {
+  const ClaimView& claim = *candidate.view;
+  provisioning::DisruptionScope scope = disruptionScope(view, claim);
+  scope.excludedNodes.insert(startedNodes.begin(), startedNodes.end());
+  auto simulation = simulate(caches, scope, cloud_, options_.hashPolicy);
+  if (!simulation) {
+    return core::fail(simulation.error());
+  }
+  if (!simulation->unschedulable.empty()) {
+    const auto& [pod, why] = *simulation->unschedulable.begin();
+    event(claim, runtime::EventType::Normal, "DisruptionBlocked",
+          fmt::format("Cannot disrupt NodeClaim ({}): pod {} cannot be rescheduled: {}",
+                      candidate.reason, pod, why));
+    decisions_.with({"blocked", candidate.reason}).inc();
+    return Step::Blocked;
+  }
+  Command command;
+  command.reason = candidate.reason;
+  command.phase = kPhaseLaunching;
+  command.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
+  command.budget = budget;
+  for (size_t i = 0; i < simulation->replacements.size(); ++i) {
+    command.replacements.push_back(
+        replacementName(claim.pool, claim.claim->metadata.uid, command.started, i));
+  }
+  auto recorded = record(claim, command, std::nullopt);
+  if (!recorded) {
+    return core::fail(recorded.error());
+  }
+  if (!*recorded) {
+    return Step::Waiting;
+  }
+  if (claim.node != nullptr) {
+    startedNodes.insert(claim.node->metadata.name);
+  }
+  decisions_.with({command.replacements.empty() ? "delete" : "replace", candidate.reason}).inc();
+  event(claim, runtime::EventType::Normal, "DisruptionLaunching",
+        command.replacements.empty()
+            ? fmt::format("Disrupting NodeClaim ({}: {}); its pods fit elsewhere", candidate.reason,
+                          candidate.why)
+            : fmt::format("Launching {} replacement(s) for NodeClaim ({}: {}): {}",
+                          command.replacements.size(), candidate.reason, candidate.why,
+                          joined(simulation->summaries)));
+  // Recorded: whatever happens next, the command exists and counts against its budget; an
+  // error here is retried by the next pass's resume.
+  auto launched = launch(caches, view, claim, std::move(command));
+  if (!launched) {
+    return core::fail(launched.error());
+  }
+  return *launched == Step::Waiting ? Step::Advanced : *launched;
+}
+
+core::Result<Step> Orchestrator::resume(const provisioning::ClusterCaches& caches,
+                                        const ClusterView& view, const ClaimView& claim) {
+  if (!claim.command || claim.deleting) {
+    return Step::Waiting;
+  }
+  const Command& command = *claim.command;
+  if (command.phase == kPhaseLaunching) {
+    return launch(caches, view, claim, command);
+  }
+  if (command.phase == kPhaseReplacing) {
+    return awaitReplacements(view, claim, command);
+  }
+  return deleteCandidate(claim, command);
+}
+
+core::Result<Step> Orchestrator::launch(const provisioning::ClusterCaches& caches,
+                                        const ClusterView& view, const ClaimView& claim,
+                                        Command command) {
+  const Command onRecord = command;
+  if (auto tainted = taint(claim, true); !tainted) {
+    return core::fail(tainted.error());
+  }
+  if (clock_.now() - command.started > options_.replacementTimeout) {
+    return giveUp(claim, command, "the replacements could not all be created in time");
+  }
+  std::vector<size_t> missing;
+  for (size_t i = 0; i < command.replacements.size(); ++i) {
+    const std::string& name = command.replacements[i];
+    const ClaimView* existing = view.claim(name);
+    if (existing != nullptr && existing->replaces != claim.claim->metadata.name) {
+      return giveUp(claim, command, "NodeClaim " + name + " exists but replaces something else");
+    }
+    if (existing == nullptr && !recentlyCreated(name)) {
+      missing.push_back(i);
+    }
+  }
+  if (!missing.empty()) {
+    // Simulated again, as when the command started: the same pods give the same replacements,
+    // in the same order, and the missing ones are created under the names recorded for them.
+    // Anything else means the cluster moved on: the command is given up and started afresh.
+    auto simulation = simulate(caches, disruptionScope(view, claim), cloud_, options_.hashPolicy);
+    if (!simulation) {
+      return core::fail(simulation.error());
+    }
+    if (!simulation->unschedulable.empty()) {
+      return giveUp(claim, command,
+                    "pod " + simulation->unschedulable.begin()->first + " cannot be rescheduled");
+    }
+    if (simulation->replacements.size() != command.replacements.size()) {
+      return giveUp(claim, command, "the pods now need other replacements than planned");
+    }
+    for (size_t i : missing) {
+      NodeClaim replacement = simulation->replacements[i];
+      replacement.metadata.generateName.clear();
+      replacement.metadata.name = command.replacements[i];
+      replacement.metadata.annotations[api::karpenter::kReplacesAnnotation] =
+          claim.claim->metadata.name;
+      auto created = claims_.create(replacement);
+      if (!created && !created.error().is(kube::Reason::AlreadyExists)) {
+        return core::fail(
+            created.error().toError().wrap("creating replacement " + replacement.metadata.name));
+      }
+      std::lock_guard lock(mu_);
+      created_[replacement.metadata.name] = clock_.steadyNow();
+    }
+  }
+  Command next = command;
+  next.phase = command.replacements.empty() ? kPhaseDeleting : kPhaseReplacing;
+  auto recorded = record(claim, next, onRecord);
+  if (!recorded) {
+    return core::fail(recorded.error());
+  }
+  if (!*recorded) {
+    return Step::Waiting;  // the record changed under us (cancelled, or another step ran)
+  }
+  if (next.phase == kPhaseDeleting) {
+    return deleteCandidate(claim, next);
+  }
+  return Step::Advanced;
+}
+
+core::Result<Step> Orchestrator::awaitReplacements(const ClusterView& view, const ClaimView& claim,
+                                                   Command command) {
+  size_t initialized = 0;
+  for (const auto& name : command.replacements) {
+    const ClaimView* replacement = view.claim(name);
+    if (replacement == nullptr) {
+      if (recentlyCreated(name)) {
+        continue;
+      }
+      return giveUp(claim, command, "replacement " + name + " is gone");
+    }
+    if (replacement->replaces != claim.claim->metadata.name) {
+      return giveUp(claim, command, "NodeClaim " + name + " exists but replaces something else");
+    }
+    if (replacement->deleting) {
+      return giveUp(claim, command, "replacement " + name + " is being deleted");
+    }
+    const auto* launched =
+        nodeclaim::findCondition(replacement->claim->status.conditions, api::karpenter::kLaunched);
+    if (launched != nullptr && launched->status == "False") {
+      return giveUp(claim, command,
+                    "replacement " + name + " failed to launch: " + launched->message);
+    }
+    initialized += replacement->initialized ? 1 : 0;
+  }
+  if (initialized < command.replacements.size()) {
+    if (clock_.now() - command.started > options_.replacementTimeout) {
+      return giveUp(claim, command,
+                    fmt::format("replacements not initialized after {}s",
+                                options_.replacementTimeout.count()));
+    }
+    return Step::Waiting;
+  }
+  Command next = command;
+  next.phase = kPhaseDeleting;
+  auto recorded = record(claim, next, command);
+  if (!recorded) {
+    return core::fail(recorded.error());
+  }
+  return *recorded ? deleteCandidate(claim, next) : Step::Waiting;
+}
+
+core::Result<Step> Orchestrator::deleteCandidate(const ClaimView& claim, const Command& command) {
+  kube::DeleteOptions options;
+  options.preconditionUid = claim.claim->metadata.uid;
+  auto removed = claims_.remove("", claim.claim->metadata.name, options);
+  if (!removed && !removed.error().is(kube::Reason::NotFound)) {
+    return core::fail(removed.error().toError().wrap("deleting " + claim.claim->metadata.name));
+  }
+  disrupted_.with({command.reason, claim.pool}).inc();
+  event(claim, runtime::EventType::Normal, "DisruptionTerminating",
+        fmt::format("Disrupting NodeClaim: {}; replaced by {}", command.reason,
+                    command.replacements.empty() ? std::string("nothing (its pods fit elsewhere)")
+                                                 : joined(command.replacements)));
+  return Step::Deleted;
+}
+
+core::Result<Step> Orchestrator::giveUp(const ClaimView& claim, const Command& command,
+                                        const std::string& why) {
+  if (auto untainted = taint(claim, false); !untainted) {
+    return core::fail(untainted.error());
+  }
+  auto recorded = record(claim, std::nullopt, command);
+  if (!recorded) {
+    return core::fail(recorded.error());
+  }
+  // The replacements this command made go with it (a left-over would run empty, or be taken for
+  // a later command's); only claims that say they replace this candidate are touched.
+  for (const auto& name : command.replacements) {
+    auto existing = claims_.get("", name);
+    if (!existing || existing->metadata.annotations[api::karpenter::kReplacesAnnotation] !=
+                         claim.claim->metadata.name) {
+      continue;
+    }
+    kube::DeleteOptions options;
+    options.preconditionUid = existing->metadata.uid;
+    (void)claims_.remove("", name, options);
+  }
+  decisions_.with({"failed", command.reason}).inc();
+  event(claim, runtime::EventType::Warning, "DisruptionFailed",
+        "Gave up disrupting NodeClaim (" + command.reason + "): " + why);
+  return Step::GaveUp;
+}
+
+core::Result<bool> Orchestrator::record(const ClaimView& claim,
+                                        const std::optional<Command>& command,
+                                        const std::optional<Command>& expected) {
+  bool current = true;
+  auto updated = kube::updateWithRetry(
+      client_, claims_.kind(), "", claim.claim->metadata.name, [&](api::Object& object) {
+        auto* target = object.as<NodeClaim>();
+        current = target != nullptr && target->metadata.uid == claim.claim->metadata.uid &&
+                  !target->metadata.deletionTimestamp;
+        if (!current) {
+          return false;
+        }
+        auto& annotations = target->metadata.annotations;
+        auto it = annotations.find(api::karpenter::kDisruptionAnnotation);
+        std::optional<Command> onRecord;
+        if (it != annotations.end()) {
+          auto decoded = decodeCommand(it->second);
+          if (!decoded) {
+            current = false;  // not ours to overwrite
+            return false;
+          }
+          onRecord = std::move(*decoded);
+        }
+        // Someone else moved the command on (or away): this step is stale.
+        if (onRecord != expected && onRecord != command) {
+          current = false;
+          return false;
+        }
+        if (command) {
+          annotations[api::karpenter::kDisruptionAnnotation] = encode(*command);
+        } else {
+          annotations.erase(api::karpenter::kDisruptionAnnotation);
+        }
+        return onRecord != command;
+      });
+  if (!updated) {
+    if (updated.error().is(kube::Reason::NotFound)) {
+      return false;
+    }
+    return core::fail(updated.error().toError().wrap("recording the disruption command on " +
+                                                     claim.claim->metadata.name));
+  }
+  return current;
+}
+
+core::Status Orchestrator::taint(const ClaimView& claim, bool on) {
+  if (claim.node == nullptr) {
+    return core::ok();
+  }
+  auto updated =
+      kube::updateWithRetry(client_, kube::kindOf<Node>(client_.registry()), "",
+                            claim.node->metadata.name, [on](api::Object& object) {
+                              auto* node = object.as<Node>();
+                              if (node == nullptr || (on && node->metadata.deletionTimestamp)) {
+                                return false;
+                              }
+                              auto& taints = node->spec.taints;
+                              auto has = [](const api::corev1::Taint& t) {
+                                return t.key == api::karpenter::kDisruptedTaintKey;
+                              };
+                              const bool present = std::any_of(taints.begin(), taints.end(), has);
+                              if (on && !present) {
+                                api::corev1::Taint taint;
+                                taint.key = api::karpenter::kDisruptedTaintKey;
+                                taint.effect = api::corev1::kTaintEffectNoSchedule;
+                                taints.push_back(taint);
+                                return true;
+                              }
+                              if (!on && present) {
+                                std::erase_if(taints, has);
+                                return true;
+                              }
+                              return false;
+                            });
+  if (!updated && !updated.error().is(kube::Reason::NotFound)) {
+    return core::fail(updated.error().toError().wrap(std::string(on ? "tainting" : "untainting") +
+                                                     " node " + claim.node->metadata.name));
+  }
+  return core::ok();
+}
+
+bool Orchestrator::recentlyCreated(const std::string& name) {
+  std::lock_guard lock(mu_);
+  const auto now = clock_.steadyNow();
+  std::erase_if(created_, [&](const auto& entry) { return now - entry.second > kCacheLag; });
+  return created_.count(name) > 0;
+}
+
+void Orchestrator::event(const ClaimView& claim, runtime::EventType type, const std::string& reason,
+                         const std::string& message) {
+  if (events_ == nullptr) {
+    return;
+  }
+  events_->event(api::Object(&claims_.kind(), std::make_shared<NodeClaim>(*claim.claim)), type,
+                 reason, message);
+  if (claim.node != nullptr) {
+    events_->event(
+        api::Object(&kube::kindOf<Node>(client_.registry()), std::make_shared<Node>(*claim.node)),
+        type, reason, message);
+  }
+}
+
+}  // namespace nodewright::controllers::disruption
