@@ -26,6 +26,29 @@ struct CurlHeaders {
   void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
 };
 
+// Sets a request's method and body on `handle`: GET and HEAD carry none; DELETE without a body
+// sends none; any other method sends `body` (which must outlive the transfer) as it is.
+inline void setMethodAndBody(CURL* handle, const std::string& method, const std::string& body) {
+  if (method == "GET") {
+    curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+    return;
+  }
+  if (method == "HEAD") {
+    curl_easy_setopt(handle, CURLOPT_NOBODY, 1L);
+    return;
+  }
+  if (method == "DELETE" && body.empty()) {
+    curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, "DELETE");
+    return;
+  }
+  if (method != "POST") {
+    curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, method.c_str());
+  }
+  curl_easy_setopt(handle, CURLOPT_POST, 1L);
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, body.data());
+}
+
 // Easy handles kept between requests so their connections are reused (keep-alive); reset()
 // clears a handle's options, not its connections. Thread-safe.
 class CurlHandlePool {

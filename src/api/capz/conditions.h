@@ -23,6 +23,7 @@ inline constexpr const char* kRoleAssignmentReadyCondition = "RoleAssignmentRead
 
 // Reasons carried by those conditions while they are False.
 inline constexpr const char* kCreatingReason = "Creating";
+inline constexpr const char* kUpdatingReason = "Updating";
 inline constexpr const char* kFailedReason = "Failed";
 inline constexpr const char* kDeletingReason = "Deleting";
 inline constexpr const char* kDeletedReason = "Deleted";

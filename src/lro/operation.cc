@@ -1,0 +1,50 @@
+#include "lro/operation.h"
+
+namespace nodewright::lro {
+
+const char* verbName(Verb verb) {
+  switch (verb) {
+    case Verb::Put:
+      return "PUT";
+    case Verb::Patch:
+      return "PATCH";
+    case Verb::Delete:
+      return "DELETE";
+  }
+  return "PUT";
+}
+
+std::optional<Verb> parseVerb(std::string_view name) {
+  if (name == "PUT") {
+    return Verb::Put;
+  }
+  if (name == "PATCH") {
+    return Verb::Patch;
+  }
+  if (name == "DELETE") {
+    return Verb::Delete;
+  }
+  return std::nullopt;
+}
+
+const char* kindName(CallError::Kind kind) {
+  switch (kind) {
+    case CallError::Kind::NotFound:
+      return "NotFound";
+    case CallError::Kind::Conflict:
+      return "Conflict";
+    case CallError::Kind::Throttled:
+      return "Throttled";
+    case CallError::Kind::Transient:
+      return "Transient";
+    case CallError::Kind::Invalid:
+      return "Invalid";
+    case CallError::Kind::Auth:
+      return "Auth";
+    case CallError::Kind::BadToken:
+      return "BadToken";
+  }
+  return "Transient";
+}
+
+}  // namespace nodewright::lro

@@ -1,0 +1,110 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "api/reflect/json.h"
+#include "core/error.h"
+
+#include <tl/expected.hpp>
+
+// The cloud side of long-running operations, as the futures engine (lro/engine.h) sees it. A
+// cloud's client implements Operations (cloud/azure for ARM); the engine knows nothing of the
+// cloud's protocol, only these states and an opaque resume token it parks in a Future.
+namespace nodewright::lro {
+
+enum class Verb { Put, Patch, Delete };
+
+// "PUT", "PATCH", "DELETE": the Future.type values (api/capz/conditions.h).
+const char* verbName(Verb verb);
+std::optional<Verb> parseVerb(std::string_view name);
+
+// Which resource an operation is about. `id` is the cloud's full resource path
+// (/subscriptions/…/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet); the
+// other fields key the Future and name the resource in conditions and logs.
+struct ResourceRef {
+  std::string id;
+  std::string resourceGroup;
+  std::string serviceName;  // "virtualnetworks", "publicips": the CAPZ service it belongs to
+  std::string name;
+};
+
+enum class OpStatus { InProgress, Succeeded, Failed, Canceled };
+
+// Where an operation stands after begin() or poll().
+struct OpState {
+  OpStatus status = OpStatus::InProgress;
+  // The serialized poller, non-empty while InProgress: everything poll() needs, in any process.
+  std::string resumeToken;
+  // The cloud's Retry-After, when it sent one.
+  std::optional<std::chrono::milliseconds> retryAfter;
+  // Failed / Canceled: the cloud's error code and message.
+  std::string errorCode;
+  std::string errorMessage;
+  // Succeeded PUT/PATCH: the resource as the cloud returned it (null when it sent no body).
+  api::Json result;
+
+  bool done() const { return status != OpStatus::InProgress; }
+};
+
+// Why a call to the cloud got no usable answer.
+struct CallError {
+  enum class Kind {
+    NotFound,   // the resource, or for poll() the operation, is unknown
+    Conflict,   // another operation on the resource is in progress (ARM 409)
+    Throttled,  // 429: retry after retryAfter
+    Transient,  // 5xx, connection failure, the call's timeout: retry
+    Invalid,    // the request was refused (4xx), or the client is misconfigured: not as is
+    Auth,       // no token, or the cloud refused it
+    // poll() only: the resume token cannot be followed (garbled, another version, a status
+    // monitor off our endpoint). The one poll() error, with NotFound, that ends a future: any
+    // other leaves the operation running in the cloud and its token worth keeping.
+    BadToken,
+  };
+  Kind kind = Kind::Transient;
+  std::string code;  // the cloud's error code, when it sent one
+  std::string message;
+  std::optional<std::chrono::milliseconds> retryAfter;
+
+  bool is(Kind k) const { return kind == k; }
+};
+const char* kindName(CallError::Kind kind);
+
+template <class T>
+using CallResult = tl::expected<T, CallError>;
+
+class Operations {
+ public:
+  virtual ~Operations() = default;
+
+  // The resource as it exists now; NotFound when it does not.
+  virtual CallResult<api::Json> get(const ResourceRef& resource,
+                                    std::chrono::milliseconds timeout) = 0;
+  // Sends the request that starts the operation (PUT/PATCH with `parameters`, or DELETE). A
+  // synchronous completion returns a done state; DELETE of a missing resource returns NotFound.
+  virtual CallResult<OpState> begin(Verb verb, const ResourceRef& resource,
+                                    const api::Json& parameters,
+                                    std::chrono::milliseconds timeout) = 0;
+  // Polls once with a token from begin() or an earlier poll() (possibly another process's).
+  // NotFound: the cloud no longer knows the operation. A token this client cannot read is
+  // BadToken (never Invalid: that is kept for refusals and configuration errors, which leave
+  // the operation running).
+  virtual CallResult<OpState> poll(const std::string& resumeToken,
+                                   std::chrono::milliseconds timeout) = 0;
+};
+
+// What one resource needs to be, as CAPZ's ResourceSpecGetter: its reference and the body to
+// PUT given what exists.
+class ResourceSpec {
+ public:
+  virtual ~ResourceSpec() = default;
+
+  virtual ResourceRef resource() const = 0;
+  // The PUT body for the resource as it exists (`existing`: null when it does not exist), or
+  // nullopt when it is up to date and nothing is sent. An error is a spec problem (a terminal
+  // failure of this service until the spec changes).
+  virtual core::Result<std::optional<api::Json>> parameters(const api::Json& existing) const = 0;
+};
+
+}  // namespace nodewright::lro
