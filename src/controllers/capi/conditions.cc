@@ -1,0 +1,72 @@
+#include "controllers/capi/conditions.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace nodewright::controllers::capi {
+namespace {
+
+bool sameState(const api::capi::CapiCondition& a, const api::capi::CapiCondition& b) {
+  return a.status == b.status && a.reason == b.reason && a.severity == b.severity &&
+         a.message == b.message;
+}
+
+bool orderedBefore(const api::capi::CapiCondition& a, const api::capi::CapiCondition& b) {
+  const bool aReady = a.type == api::capi::kReadyCondition;
+  const bool bReady = b.type == api::capi::kReadyCondition;
+  if (aReady != bReady) {
+    return aReady;
+  }
+  return a.type < b.type;
+}
+
+}  // namespace
+
+void setCondition(Conditions& conditions, api::capi::CapiCondition condition, core::Time now) {
+  auto it = std::find_if(conditions.begin(), conditions.end(),
+                         [&](const auto& c) { return c.type == condition.type; });
+  if (it != conditions.end()) {
+    if (sameState(*it, condition)) {
+      return;
+    }
+    condition.lastTransitionTime =
+        core::Time(std::chrono::time_point_cast<std::chrono::seconds>(now.point()));
+    *it = std::move(condition);
+  } else {
+    condition.lastTransitionTime =
+        core::Time(std::chrono::time_point_cast<std::chrono::seconds>(now.point()));
+    conditions.push_back(std::move(condition));
+  }
+  std::stable_sort(conditions.begin(), conditions.end(), orderedBefore);
+}
+
+void markTrue(Conditions& conditions, std::string_view type, core::Time now) {
+  api::capi::CapiCondition condition;
+  condition.type = std::string(type);
+  condition.status = "True";
+  setCondition(conditions, std::move(condition), now);
+}
+
+void markFalse(Conditions& conditions, std::string_view type, std::string_view reason,
+               std::string_view severity, std::string message, core::Time now) {
+  api::capi::CapiCondition condition;
+  condition.type = std::string(type);
+  condition.status = "False";
+  condition.reason = std::string(reason);
+  condition.severity = std::string(severity);
+  condition.message = std::move(message);
+  setCondition(conditions, std::move(condition), now);
+}
+
+const api::capi::CapiCondition* findCondition(const Conditions& conditions, std::string_view type) {
+  auto it = std::find_if(conditions.begin(), conditions.end(),
+                         [&](const auto& c) { return c.type == type; });
+  return it == conditions.end() ? nullptr : &*it;
+}
+
+bool isTrue(const Conditions& conditions, std::string_view type) {
+  const auto* condition = findCondition(conditions, type);
+  return condition != nullptr && condition->status == "True";
+}
+
+}  // namespace nodewright::controllers::capi
