@@ -1,0 +1,129 @@
+#include "controllers/capz/azuremachine/machine_status.h"
+
+#include <algorithm>
+#include "controllers/capz/azuremachine/services.h"
+
+#include "lro/conditions.h"
+
+namespace nodewright::controllers::capz::azuremachine {
+namespace {
+
+const lro::Outcome* outcomeOf(const Pass& pass, std::string_view service) {
+  for (const auto& [name, outcome] : pass.outcomes) {
+    if (name == service) {
+      return &outcome;
+    }
+  }
+  return nullptr;
+}
+
+void setVMRunningTrue(api::capz::AzureMachine& machine, core::Time now) {
+  api::capi::CapiCondition c;
+  c.type = kVMRunningCondition;
+  c.status = "True";
+  lro::setCapiCondition(machine.status.conditions, std::move(c), now);
+}
+
+void fail(api::capz::AzureMachine& machine, std::string message, core::Time now) {
+  machine.status.ready = false;
+  machine.status.failureReason = kCreateMachineError;
+  machine.status.failureMessage = message;
+  setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityError, message);
+}
+
+int severityRank(const std::string& severity) {
+  if (severity == lro::kSeverityError) {
+    return 3;
+  }
+  if (severity == lro::kSeverityWarning) {
+    return 2;
+  }
+  return 1;
+}
+
+}  // namespace
+
+void setVMRunningFalse(api::capz::AzureMachine& machine, std::string_view reason, core::Time now,
+                       std::string_view severity, std::string_view message) {
+  api::capi::CapiCondition c;
+  c.type = kVMRunningCondition;
+  c.status = "False";
+  c.reason = std::string(reason);
+  c.severity = std::string(severity);
+  c.message = std::string(message);
+  lro::setCapiCondition(machine.status.conditions, std::move(c), now);
+}
+
+void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope, const Pass& pass,
+                     core::Time now) {
+  auto& status = machine.status;
+  std::optional<VmObservation> vm = observeVm(scope, pass);
+  if (!vm) {
+    status.ready = false;
+    const lro::Outcome* put = outcomeOf(pass, kVirtualMachineService);
+    if (put != nullptr && put->kind == lro::Outcome::Kind::Failed) {
+      fail(machine, put->message, now);
+    } else {
+      setVMRunningFalse(machine, kVMCreatingReason, now);
+    }
+    return;
+  }
+  machine.spec.providerID = vm->providerID;
+  status.addresses = vm->addresses;
+  status.vmState = vm->vmState;
+  if (vm->vmState == "Succeeded") {
+    setVMRunningTrue(machine, now);
+    status.ready = pass.done;
+  } else if (vm->vmState == "Failed") {
+    fail(machine, "VM provisioning state is Failed", now);
+  } else {
+    status.ready = false;
+    const char* reason = vm->vmState == "Updating"   ? kVMUpdatingReason
+                         : vm->vmState == "Deleting" ? kVMDeletingReason
+                                                     : kVMCreatingReason;
+    setVMRunningFalse(machine, reason, now);
+  }
+}
+
+void setReadySummary(std::vector<api::capi::CapiCondition>& conditions, core::Time now) {
+  const api::capi::CapiCondition* worst = nullptr;
+  for (const auto& c : conditions) {
+    if (c.type == api::capi::kReadyCondition || c.status == "True") {
+      continue;
+    }
+    if (worst == nullptr || severityRank(c.severity) > severityRank(worst->severity)) {
+      worst = &c;
+    }
+  }
+  api::capi::CapiCondition ready;
+  ready.type = api::capi::kReadyCondition;
+  if (worst == nullptr) {
+    ready.status = "True";
+  } else {
+    ready.status = "False";
+    ready.reason = worst->reason;
+    ready.severity = worst->severity;
+    ready.message = worst->message;
+  }
+  lro::setCapiCondition(conditions, std::move(ready), now);
+}
+
+void combinePasses(Pass& into, Pass more) {
+  into.done = into.done && more.done;
+  if (more.failed && !into.failed) {
+    into.failed = true;
+    into.failureMessage = std::move(more.failureMessage);
+  }
+  if (more.requeueAfter) {
+    into.requeueAfter =
+        into.requeueAfter ? std::min(*into.requeueAfter, *more.requeueAfter) : more.requeueAfter;
+  }
+  for (auto& outcome : more.outcomes) {
+    into.outcomes.push_back(std::move(outcome));
+  }
+  for (auto& result : more.results) {
+    into.results.push_back(std::move(result));
+  }
+}
+
+}  // namespace nodewright::controllers::capz::azuremachine

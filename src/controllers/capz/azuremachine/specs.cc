@@ -1,0 +1,58 @@
+#include "controllers/capz/azuremachine/specs.h"
+
+namespace nodewright::controllers::capz::azuremachine {
+
+core::Result<std::optional<api::Json>> CreateOnlyResource::parameters(
+    const api::Json& existing) const {
+  if (!existing.is_null()) {
+    return std::optional<api::Json>();
+  }
+  return std::optional<api::Json>(body_);
+}
+
+core::Result<std::optional<api::Json>> RoleAssignmentResource::parameters(
+    const api::Json& existing) const {
+  if (!existing.is_null()) {
+    return std::optional<api::Json>();
+  }
+  if (!principalId_ || principalId_->empty()) {
+    return tl::unexpected(
+        core::Error::invalid("the virtual machine has no system-assigned identity principal yet"));
+  }
+  return std::optional<api::Json>(api::Json{
+      {"properties", {{"roleDefinitionId", roleDefinitionId_}, {"principalId", *principalId_}}}});
+}
+
+core::Result<std::optional<api::Json>> VmTagsResource::parameters(const api::Json& existing) const {
+  if (existing.is_null()) {
+    // The virtualmachine service creates the VM with its tags.
+    return std::optional<api::Json>();
+  }
+  api::Json tags = existing.value("tags", api::Json::object());
+  if (!tags.is_object()) {
+    tags = api::Json::object();
+  }
+  bool changed = false;
+  for (const auto& [key, value] : tags_) {
+    auto it = tags.find(key);
+    if (it == tags.end() || *it != value) {
+      tags[key] = value;
+      changed = true;
+    }
+  }
+  if (!changed) {
+    return std::optional<api::Json>();
+  }
+  api::Json body = existing;
+  for (const char* readOnly : {"id", "name", "type", "etag", "resources"}) {
+    body.erase(readOnly);
+  }
+  if (auto props = body.find("properties"); props != body.end() && props->is_object()) {
+    props->erase("provisioningState");
+    props->erase("instanceView");
+  }
+  body["tags"] = std::move(tags);
+  return std::optional<api::Json>(std::move(body));
+}
+
+}  // namespace nodewright::controllers::capz::azuremachine

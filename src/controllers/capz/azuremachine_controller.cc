@@ -1,0 +1,373 @@
+#include "controllers/capz/azuremachine_controller.h"
+
+#include <algorithm>
+
+#include "api/capz/conditions.h"
+#include "api/core/secret.h"
+#include "controllers/capz/azuremachine/machine_status.h"
+#include "controllers/capz/azuremachine/services.h"
+#include "lro/conditions.h"
+#include "runtime/api_outcome.h"
+
+namespace nodewright::controllers::capz {
+namespace {
+
+using api::capi::Cluster;
+using api::capi::Machine;
+using api::capz::AzureCluster;
+using api::capz::AzureMachine;
+using api::corev1::Secret;
+using runtime::Outcome;
+using runtime::Result;
+namespace am = azuremachine;
+
+// The Machine that owns an AzureMachine (CAPI's util.GetOwnerMachine).
+std::optional<std::string> ownerMachineName(const AzureMachine& machine) {
+  for (const auto& ref : machine.metadata.ownerReferences) {
+    if (ref.kind == "Machine" && ref.apiVersion.starts_with(std::string(api::capi::kGroup) + "/")) {
+      return ref.name;
+    }
+  }
+  return std::nullopt;
+}
+
+bool hasFinalizer(const AzureMachine& machine) {
+  const auto& f = machine.metadata.finalizers;
+  return std::find(f.begin(), f.end(), kAzureMachineFinalizer) != f.end();
+}
+
+std::string clusterNameOf(const AzureMachine& machine, const std::optional<Machine>& owner) {
+  auto it = machine.metadata.labels.find(api::capi::kClusterNameLabel);
+  if (it != machine.metadata.labels.end() && !it->second.empty()) {
+    return it->second;
+  }
+  return owner ? owner->spec.clusterName : std::string();
+}
+
+// A missing object is no error here: the caller waits for it.
+template <class T>
+kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::string& ns,
+                                              const std::string& name) {
+  auto got = kube::Typed<T>(client).get(ns, name);
+  if (got) {
+    return std::optional<T>(std::move(*got));
+  }
+  if (got.error().is(kube::Reason::NotFound)) {
+    return std::optional<T>();
+  }
+  return tl::unexpected(got.error());
+}
+
+}  // namespace
+
+AzureMachineController::AzureMachineController(kube::Client& client, ServiceRunner& runner,
+                                               lro::Engine& engine, const core::Clock& clock,
+                                               AzureMachineControllerOptions options)
+    : client_(client), runner_(runner), engine_(engine), clock_(clock), options_(options) {}
+
+Outcome AzureMachineController::reconcile(const runtime::Request& request,
+                                          runtime::Context& context) {
+  auto got = kube::Typed<AzureMachine>(client_).get(request.ns, request.name);
+  if (!got) {
+    return got.error().is(kube::Reason::NotFound)
+               ? Outcome(Result::done())
+               : runtime::apiFailure(got.error(), "reading AzureMachine " + request.key());
+  }
+  AzureMachine& machine = *got;
+  auto found = owners(machine);
+  if (!found) {
+    return runtime::apiFailure(found.error(), "reading the owners of " + request.key());
+  }
+  if (found->paused) {
+    return Result::done();
+  }
+  if (machine.metadata.deletionTimestamp) {
+    return reconcileDelete(machine, *found);
+  }
+  if (!found->machine) {
+    return Result::done();  // the Machine controller has not set the owner reference yet
+  }
+  return reconcileNormal(machine, *found, context);
+}
+
+kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
+    const AzureMachine& machine) {
+  Owners out;
+  const std::string& ns = machine.metadata.namespace_;
+  if (auto name = ownerMachineName(machine)) {
+    auto owner = getOptional<Machine>(client_, ns, *name);
+    if (!owner) {
+      return tl::unexpected(owner.error());
+    }
+    out.machine = std::move(*owner);
+  }
+  const std::string clusterName = clusterNameOf(machine, out.machine);
+  if (clusterName.empty()) {
+    return out;
+  }
+  auto cluster = getOptional<Cluster>(client_, ns, clusterName);
+  if (!cluster) {
+    return tl::unexpected(cluster.error());
+  }
+  if (!*cluster) {
+    return out;
+  }
+  out.paused = (*cluster)->spec.paused;
+  const auto& infra = (*cluster)->spec.infrastructureRef;
+  if (infra && infra->kind == "AzureCluster") {
+    auto azure = getOptional<AzureCluster>(client_, ns, infra->name);
+    if (!azure) {
+      return tl::unexpected(azure.error());
+    }
+    out.azureCluster = std::move(*azure);
+  }
+  return out;
+}
+
+Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Owners& owners,
+                                                runtime::Context& context) {
+  const std::string key = machine.metadata.namespace_ + "/" + machine.metadata.name;
+  if (!hasFinalizer(machine)) {
+    if (auto set = setFinalizer(machine, true); !set) {
+      return runtime::apiFailure(set.error(), "adding the finalizer of AzureMachine " + key);
+    }
+  }
+  if (machine.status.failureReason) {
+    return Result::done();  // a terminal failure: only a new machine helps
+  }
+  const core::Time now(clock_.now());
+  if (!owners.azureCluster || !owners.azureCluster->status.ready) {
+    am::setVMRunningFalse(machine, am::kWaitingForClusterInfrastructureReason, now);
+    am::setReadySummary(machine.status.conditions, now);
+    if (auto written = persist(machine, false); !written) {
+      return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
+    }
+    return Result::after(options_.waitRequeue);
+  }
+  auto data = bootstrapData(*owners.machine);
+  if (!data) {
+    return core::fail(data.error().wrap("reading the bootstrap data of AzureMachine " + key));
+  }
+  if (!*data) {
+    am::setVMRunningFalse(machine, am::kWaitingForBootstrapDataReason, now);
+    am::setReadySummary(machine.status.conditions, now);
+    if (auto written = persist(machine, false); !written) {
+      return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
+    }
+    return Result::after(options_.waitRequeue);
+  }
+  am::MachineScope scope = scopeFor(machine, owners);
+  scope.bootstrapData = std::move(**data);
+  const std::optional<std::string> providerIDBefore = machine.spec.providerID;
+  auto pass = runServices(machine, scope);
+  if (!pass) {
+    // The machine cannot be built (no subnet for its role, a bad key): a spec problem.
+    am::setVMRunningFalse(machine, am::kVMProvisionFailedReason, now, lro::kSeverityError,
+                          pass.error().message());
+    am::setReadySummary(machine.status.conditions, now);
+    (void)persist(machine, false);
+    return core::fail(pass.error().wrap("building the services of AzureMachine " + key));
+  }
+  const core::Time observed(clock_.now());
+  am::applyCreatePass(machine, scope, *pass, observed);
+  am::setReadySummary(machine.status.conditions, observed);
+  if (!context.leading()) {
+    return Result::done();
+  }
+  if (auto written = persist(machine, machine.spec.providerID != providerIDBefore); !written) {
+    return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
+  }
+  if (machine.status.failureReason) {
+    return Result::done();
+  }
+  return after(*pass);
+}
+
+core::Result<std::optional<std::string>> AzureMachineController::bootstrapData(
+    const Machine& owner) {
+  const auto& name = owner.spec.bootstrap.dataSecretName;
+  if (!name || name->empty()) {
+    return std::optional<std::string>();
+  }
+  auto secret = getOptional<Secret>(client_, owner.metadata.namespace_, *name);
+  if (!secret) {
+    return tl::unexpected(secret.error().toError());
+  }
+  if (!*secret) {
+    return std::optional<std::string>();
+  }
+  auto value = api::corev1::secretValue(**secret, "value");
+  if (!value) {
+    return tl::unexpected(value.error().wrap("secret " + *name));
+  }
+  return std::optional<std::string>(std::move(*value));
+}
+
+am::MachineScope AzureMachineController::scopeFor(const AzureMachine& machine,
+                                                  const Owners& owners) const {
+  am::MachineScope scope;
+  scope.machine = &machine;
+  scope.cluster = &*owners.azureCluster;
+  scope.clusterName = clusterNameOf(machine, owners.machine);
+  // A Machine's labels name its deployment; an orphaned AzureMachine carries the same ones.
+  scope.machineLabels = owners.machine ? owners.machine->metadata.labels : machine.metadata.labels;
+  if (owners.machine) {
+    scope.machineName = owners.machine->metadata.name;
+    scope.kubernetesVersion = owners.machine->spec.version;
+    scope.machineFailureDomain = owners.machine->spec.failureDomain;
+  }
+  return scope;
+}
+
+core::Result<Pass> AzureMachineController::runServices(AzureMachine& machine,
+                                                       am::MachineScope& scope) {
+  auto services = am::machineServices(scope, am::Purpose::Create);
+  if (!services) {
+    return tl::unexpected(services.error());
+  }
+  auto& status = machine.status;
+  Pass pass = runner_.reconcile(*services, status.longRunningOperationStates, status.conditions);
+  if (!am::needsRoleAssignment(scope)) {
+    return pass;
+  }
+  // The role assignment needs the principal ARM gave the VM's identity: known once the VM is.
+  auto vm = am::observeVm(scope, pass);
+  if (vm && vm->principalId) {
+    scope.principalId = vm->principalId;
+    am::combinePasses(pass,
+                      runner_.reconcile(am::roleAssignmentServices(scope),
+                                        status.longRunningOperationStates, status.conditions));
+  } else {
+    pass.done = false;
+    api::capi::CapiCondition waiting;
+    waiting.type = api::capz::kRoleAssignmentReadyCondition;
+    waiting.status = "False";
+    waiting.severity = lro::kSeverityInfo;
+    waiting.reason = api::capz::kCreatingReason;
+    waiting.message =
+        vm ? "the VM's system-assigned identity has no principal yet" : "waiting for the VM";
+    lro::setCapiCondition(status.conditions, std::move(waiting), core::Time(clock_.now()));
+  }
+  return pass;
+}
+
+Outcome AzureMachineController::reconcileDelete(AzureMachine& machine, const Owners& owners) {
+  const std::string key = machine.metadata.namespace_ + "/" + machine.metadata.name;
+  if (!hasFinalizer(machine)) {
+    return Result::done();
+  }
+  if (!owners.azureCluster) {
+    // The AzureCluster is gone, and its resource group with everything in it.
+    if (auto removed = setFinalizer(machine, false); !removed) {
+      return runtime::apiFailure(removed.error(), "removing the finalizer of " + key);
+    }
+    return Result::done();
+  }
+  am::MachineScope scope = scopeFor(machine, owners);
+  auto services = am::machineServices(scope, am::Purpose::Delete);
+  if (!services) {
+    return core::fail(services.error().wrap("building the services of AzureMachine " + key));
+  }
+  auto& status = machine.status;
+  status.ready = false;
+  status.vmState = "Deleting";
+  am::setVMRunningFalse(machine, api::capz::kDeletingReason, core::Time(clock_.now()));
+  Pass pass = runner_.remove(*services, status.longRunningOperationStates, status.conditions);
+  if (pass.done) {
+    lro::Outcome set =
+        am::removeAvailabilitySetIfUnused(engine_, scope, status.longRunningOperationStates);
+    pass.done = set.done();
+    if (!set.done() && set.requeueAfter) {
+      pass.requeueAfter = set.requeueAfter;
+    }
+  }
+  am::setReadySummary(status.conditions, core::Time(clock_.now()));
+  if (auto written = persist(machine, false); !written) {
+    return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
+  }
+  if (!pass.done) {
+    return after(pass);
+  }
+  if (auto removed = setFinalizer(machine, false); !removed) {
+    return runtime::apiFailure(removed.error(), "removing the finalizer of " + key);
+  }
+  return Result::done();
+}
+
+kube::ApiStatus AzureMachineController::persist(const AzureMachine& machine,
+                                                bool providerIDChanged) {
+  const auto& kind = kube::kindOf<AzureMachine>(client_.registry());
+  const std::string& ns = machine.metadata.namespace_;
+  const std::string& name = machine.metadata.name;
+  if (providerIDChanged) {
+    auto written = kube::updateWithRetry(client_, kind, ns, name, [&](api::Object& object) {
+      AzureMachine* stored = object.as<AzureMachine>();
+      if (stored->spec.providerID == machine.spec.providerID) {
+        return false;
+      }
+      stored->spec.providerID = machine.spec.providerID;
+      return true;
+    });
+    if (!written) {
+      return tl::unexpected(written.error());
+    }
+  }
+  auto written = kube::updateStatusWithRetry(client_, kind, ns, name, [&](api::Object& object) {
+    AzureMachine* stored = object.as<AzureMachine>();
+    stored->status = machine.status;
+    return true;
+  });
+  if (!written) {
+    return tl::unexpected(written.error());
+  }
+  return {};
+}
+
+kube::ApiStatus AzureMachineController::setFinalizer(const AzureMachine& machine, bool present) {
+  auto written = kube::updateWithRetry(
+      client_, kube::kindOf<AzureMachine>(client_.registry()), machine.metadata.namespace_,
+      machine.metadata.name, [&](api::Object& object) {
+        auto& finalizers = object.as<AzureMachine>()->metadata.finalizers;
+        auto it = std::find(finalizers.begin(), finalizers.end(), kAzureMachineFinalizer);
+        if (present == (it != finalizers.end())) {
+          return false;
+        }
+        if (present) {
+          finalizers.push_back(kAzureMachineFinalizer);
+        } else {
+          finalizers.erase(it);
+        }
+        return true;
+      });
+  if (!written) {
+    return tl::unexpected(written.error());
+  }
+  return {};
+}
+
+Result AzureMachineController::after(const Pass& pass) const {
+  if (pass.done) {
+    return Result::done();
+  }
+  return Result::waiting(pass.requeueAfter.value_or(options_.waitRequeue));
+}
+
+runtime::Controller& AzureMachineController::setup(runtime::Manager& manager) {
+  runtime::ControllerOptions options;
+  options.workers = options_.workers;
+  runtime::Controller& controller = manager.addController(kName, *this, options);
+  controller.watchFor(manager.informerFor<AzureMachine>());
+  // A Machine's bootstrap data or owner reference arriving: its infrastructure machine.
+  controller.watchMapped(manager.informerFor<Machine>(), [](const api::Object& object) {
+    std::vector<runtime::Request> out;
+    const auto* owner = object.as<Machine>();
+    const auto& ref = owner->spec.infrastructureRef;
+    if (ref.kind == "AzureMachine" && !ref.name.empty()) {
+      out.push_back({object.metadata().namespace_, ref.name});
+    }
+    return out;
+  });
+  return controller;
+}
+
+}  // namespace nodewright::controllers::capz
