@@ -45,6 +45,13 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
     return core::fail(controllers.error());
   }
   self->controllers_ = std::move(*controllers);
+  if (options.azure) {
+    auto azure = AzureControllerSet::create(*self->manager_, core::systemClock(), *options.azure);
+    if (!azure) {
+      return core::fail(azure.error());
+    }
+    self->azure_ = std::move(*azure);
+  }
   self->agent_ = emulators::kubelet::setupNodeAgent(*self->manager_, self->controllers_->cloud(),
                                                     emulators::kubelet::NodeAgentOptions{});
   self->workloads_ = emulators::kubelet::setupWorkloadControllers(*self->manager_);

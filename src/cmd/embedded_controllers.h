@@ -1,10 +1,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "aws/transport.h"
+#include "cmd/azure_controller_set.h"
 #include "cmd/controller_set.h"
 #include "core/error.h"
 #include "emulators/kubelet/node_agent.h"
@@ -21,6 +23,8 @@ struct EmbeddedControllersOptions {
   std::string ec2Endpoint;
   std::string region = "us-east-1";
   std::string clusterName = "nodewright";
+  // Cluster API on Azure against this ARM endpoint; none without one.
+  std::optional<AzureControllerSetOptions> azure;
 };
 
 class EmbeddedControllers {
@@ -37,6 +41,7 @@ class EmbeddedControllers {
   std::unique_ptr<nodewright::aws::Transport> transport_;
   std::unique_ptr<runtime::Manager> manager_;
   std::unique_ptr<ControllerSet> controllers_;
+  std::unique_ptr<AzureControllerSet> azure_;
   std::unique_ptr<emulators::kubelet::NodeAgent> agent_;
   std::unique_ptr<emulators::kubelet::WorkloadControllers> workloads_;
   std::jthread thread_;  // last: stopped first

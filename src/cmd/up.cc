@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <openssl/rand.h>
 #include <CLI/CLI.hpp>
 
 #include "api/crd/generate.h"
@@ -21,7 +22,9 @@
 #include "cmd/embedded_controllers.h"
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
+#include "core/check.h"
 #include "core/clock.h"
+#include "core/hex.h"
 #include "emulators/arm/server.h"
 #include "emulators/ec2/emulator.h"
 
@@ -71,9 +74,12 @@ std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
          7, o.cloud == "emulated"});
   }
   if (o.cloud == "emulated" || o.cloud == "azure") {
-    out.push_back({"Cluster API and CAPZ controllers against " +
-                       std::string(o.cloud == "azure" ? "Azure" : "the ARM emulator"),
-                   10});
+    out.push_back(
+        {"Cluster API controllers (Cluster, MachineDeployment, MachineSet, Machine, "
+         "MachinePool, bootstrap) and CAPZ controllers (AzureCluster, AzureMachine) "
+         "against " +
+             std::string(o.cloud == "azure" ? "Azure" : "the ARM emulator"),
+         10, o.cloud == "emulated"});
   }
   if (o.demo) {
     out.push_back({"demo workload (NodePool, EC2NodeClass, pending pods)", 11});
@@ -155,12 +161,24 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const UpOption
 
 // The ARM emulator, its CA in DIR/azure/ca.crt for clients to trust (the Azure SDKs send
 // tokens only over HTTPS).
+// The service principal `up`'s controllers use with its ARM emulator. Its secret is drawn
+// at each start and lives only in this process.
+constexpr const char* kUpClientId = "00000000-0000-0000-0000-00000000c0de";
+
+std::string drawSecret() {
+  unsigned char bytes[32];
+  NW_CHECK(RAND_bytes(bytes, sizeof bytes) == 1);
+  return core::hexEncode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+}
+
 core::Result<std::unique_ptr<emulators::arm::ArmServer>> startArm(const UpOptions& o,
                                                                   const fs::path& dataDir,
                                                                   const core::Clock& clock,
+                                                                  const std::string& clientSecret,
                                                                   Context& ctx) {
   emulators::arm::ArmEmulatorOptions options;
   options.engine.timeScale = o.timeScale;
+  options.clientSecrets = {{kUpClientId, clientSecret}};
   const std::string tenant = options.tenantId;
   auto server = emulators::arm::ArmServer::start(clock, std::move(options));
   if (!server) {
@@ -242,8 +260,9 @@ int up(const UpOptions& o, Context& ctx) {
     ec2 = std::move(*started);
   }
   std::unique_ptr<emulators::arm::ArmServer> arm;
+  const std::string armSecret = drawSecret();
   if (o.cloud == "emulated") {
-    auto started = startArm(o, dataDir, clock, ctx);
+    auto started = startArm(o, dataDir, clock, armSecret, ctx);
     if (!started) {
       ctx.err << "error: ARM emulator: " << started.error().message() << "\n";
       ec2->stop();
@@ -258,6 +277,15 @@ int up(const UpOptions& o, Context& ctx) {
     embedded.kubeconfig = (*server)->kubeconfigPath();
     embedded.ec2Endpoint = ec2->url();
     embedded.region = ec2->emulator().world().region;
+    if (arm) {
+      AzureControllerSetOptions azure;
+      azure.armEndpoint = arm->url();
+      azure.caPem = arm->caPem();
+      azure.tenantId = arm->emulator().options().tenantId;
+      azure.clientId = kUpClientId;
+      azure.clientSecret = armSecret;
+      embedded.azure = std::move(azure);
+    }
     auto started = EmbeddedControllers::start(embedded);
     if (!started) {
       ctx.err << "error: controllers: " << started.error().message() << "\n";
@@ -268,10 +296,11 @@ int up(const UpOptions& o, Context& ctx) {
     }
     controllers = std::move(*started);
     ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection, "
-               "drift, disruption; node agent and workload controllers\n";
+               "drift, disruption; node agent and workload controllers"
+            << (arm ? "; Cluster API and CAPZ (AzureCluster, AzureMachine)" : "") << "\n";
   }
   ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
-          << " get nodepools,nodeclaims,ec2nodeclasses\n";
+          << " get nodepools,nodeclaims,ec2nodeclasses,clusters,azureclusters,azuremachines\n";
   ctx.out.flush();
   if (waiter) {
     int sig = waiter->wait();

@@ -1,0 +1,51 @@
+#include "cmd/azure_controller_set.h"
+
+#include "cloud/azure/entra_credentials.h"
+
+namespace nodewright::cmd {
+
+core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
+    runtime::Manager& manager, const core::Clock& clock, AzureControllerSetOptions options) {
+  if (options.armEndpoint.empty() || options.tenantId.empty() || options.clientId.empty()) {
+    return core::fail(
+        core::Error::invalid("azure: the ARM endpoint, tenant id and client id are required"));
+  }
+  std::unique_ptr<AzureControllerSet> self(new AzureControllerSet());
+  cloud::azure::CurlTransportOptions transport;
+  transport.caPem = options.caPem;
+  self->transport_ = cloud::azure::makeCurlTransport(transport);
+  cloud::azure::EntraOptions entra;
+  entra.authorityHost = options.armEndpoint;
+  entra.tenantId = options.tenantId;
+  entra.clientId = options.clientId;
+  self->credential_ =
+      cloud::azure::cached(std::make_unique<cloud::azure::ClientSecretCredential>(
+                               entra, std::move(options.clientSecret), *self->transport_, clock),
+                           clock);
+  cloud::azure::ArmClientOptions arm;
+  arm.endpoint = options.armEndpoint;
+  self->arm_ =
+      std::make_unique<cloud::azure::ArmClient>(arm, *self->transport_, *self->credential_, clock);
+  self->engine_ =
+      std::make_unique<lro::Engine>(*self->arm_, clock, options.lro, &manager.metrics());
+  self->runner_ =
+      std::make_unique<controllers::capz::ServiceRunner>(*self->engine_, clock, options.runner);
+  kube::Client& client = manager.client();
+  self->capi_ = controllers::capi::setupCapiControllers(manager, client, clock, options.capi);
+  self->azureClusters_ = std::make_unique<controllers::capz::AzureClusterController>(
+      client, *self->runner_, *self->arm_, clock, options.azureClusters);
+  self->azureClusters_->setup(manager);
+  self->azureMachines_ = std::make_unique<controllers::capz::AzureMachineController>(
+      client, *self->runner_, *self->engine_, clock, options.azureMachines);
+  self->azureMachines_->setup(manager);
+  return self;
+}
+
+AzureControllerSet::~AzureControllerSet() {
+  // Workers blocked in a poll window park their operations and return.
+  if (engine_) {
+    engine_->stop();
+  }
+}
+
+}  // namespace nodewright::cmd

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cloud/azure/arm_client.h"
+#include "cloud/azure/credentials.h"
+#include "cloud/azure/transport.h"
+#include "controllers/capi/controllers.h"
+#include "controllers/capz/azurecluster_controller.h"
+#include "controllers/capz/azuremachine_controller.h"
+#include "controllers/capz/service.h"
+#include "core/error.h"
+#include "lro/engine.h"
+#include "runtime/manager.h"
+
+// Cluster API on Azure on one manager: the CAPI core controllers (Cluster, MachineDeployment,
+// MachineSet, Machine, MachinePool and the minimal bootstrap provider) and the CAPZ controllers
+// (AzureCluster, AzureMachine), over one ARM client and one futures engine. `nodewright up` runs
+// it against its ARM emulator.
+namespace nodewright::cmd {
+
+struct AzureControllerSetOptions {
+  std::string armEndpoint;  // https://HOST:PORT; also the Entra authority host
+  std::string caPem;        // trusted instead of the system store (the emulator's CA); may be empty
+  std::string tenantId;
+  std::string clientId;
+  std::string clientSecret;  // never logged
+  lro::EngineOptions lro;
+  controllers::capz::RunnerOptions runner;
+  controllers::capi::CapiOptions capi;
+  controllers::capz::AzureClusterControllerOptions azureClusters;
+  controllers::capz::AzureMachineControllerOptions azureMachines;
+};
+
+class AzureControllerSet {
+ public:
+  // Registers every controller with `manager` (before it runs). The manager's client and
+  // `clock` must outlive the set.
+  static core::Result<std::unique_ptr<AzureControllerSet>> create(
+      runtime::Manager& manager, const core::Clock& clock, AzureControllerSetOptions options);
+  ~AzureControllerSet();
+
+  lro::Engine& engine() { return *engine_; }
+
+ private:
+  AzureControllerSet() = default;
+
+  cloud::azure::TransportPtr transport_;
+  cloud::azure::TokenCredentialPtr credential_;
+  std::unique_ptr<cloud::azure::ArmClient> arm_;
+  std::unique_ptr<lro::Engine> engine_;
+  std::unique_ptr<controllers::capz::ServiceRunner> runner_;
+  std::unique_ptr<controllers::capi::CapiControllers> capi_;
+  std::unique_ptr<controllers::capz::AzureClusterController> azureClusters_;
+  std::unique_ptr<controllers::capz::AzureMachineController> azureMachines_;
+};
+
+}  // namespace nodewright::cmd
