@@ -1,8 +1,30 @@
 #include "cmd/azure_controller_set.h"
 
 #include "cloud/azure/entra_credentials.h"
+#include "cloud/azure/scale_set_instances.h"
 
 namespace nodewright::cmd {
+namespace {
+
+namespace pool = controllers::capz::azuremachinepool;
+
+// The AzureMachinePool controller's seam over ARM (nw_cloud_azure does not know the
+// controllers, so the adapter lives where both are wired).
+class ArmScaleSetInstances final : public pool::ScaleSetInstances {
+ public:
+  ArmScaleSetInstances(cloud::azure::ArmClient& arm, std::chrono::milliseconds timeout)
+      : arm_(arm), timeout_(timeout) {}
+
+  core::Result<std::vector<api::Json>> list(const std::string& scaleSetId) override {
+    return cloud::azure::listScaleSetInstances(arm_, scaleSetId, timeout_);
+  }
+
+ private:
+  cloud::azure::ArmClient& arm_;
+  const std::chrono::milliseconds timeout_;
+};
+
+}  // namespace
 
 core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
     runtime::Manager& manager, const core::Clock& clock, AzureControllerSetOptions options) {
@@ -38,6 +60,14 @@ core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
   self->azureMachines_ = std::make_unique<controllers::capz::AzureMachineController>(
       client, *self->runner_, *self->engine_, clock, options.azureMachines);
   self->azureMachines_->setup(manager);
+  self->scaleSetInstances_ =
+      std::make_unique<ArmScaleSetInstances>(*self->arm_, options.listTimeout);
+  self->azureMachinePools_ = std::make_unique<pool::PoolController>(
+      client, *self->runner_, *self->scaleSetInstances_, clock, options.azureMachinePools);
+  self->azureMachinePools_->setup(manager);
+  self->azureMachinePoolMachines_ = std::make_unique<pool::PoolMachineController>(
+      client, *self->runner_, *self->engine_, clock, options.azureMachinePoolMachines);
+  self->azureMachinePoolMachines_->setup(manager);
   return self;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -9,6 +10,9 @@
 #include "controllers/capi/controllers.h"
 #include "controllers/capz/azurecluster_controller.h"
 #include "controllers/capz/azuremachine_controller.h"
+#include "controllers/capz/azuremachinepool/instances.h"
+#include "controllers/capz/azuremachinepool/pool_controller.h"
+#include "controllers/capz/azuremachinepool/pool_machine_controller.h"
 #include "controllers/capz/service.h"
 #include "core/error.h"
 #include "lro/engine.h"
@@ -16,8 +20,8 @@
 
 // Cluster API on Azure on one manager: the CAPI core controllers (Cluster, MachineDeployment,
 // MachineSet, Machine, MachinePool and the minimal bootstrap provider) and the CAPZ controllers
-// (AzureCluster, AzureMachine), over one ARM client and one futures engine. `nodewright up` runs
-// it against its ARM emulator.
+// (AzureCluster, AzureMachine, AzureMachinePool, AzureMachinePoolMachine), over one ARM client and
+// one futures engine. `nodewright up` runs it against its ARM emulator.
 namespace nodewright::cmd {
 
 struct AzureControllerSetOptions {
@@ -31,6 +35,10 @@ struct AzureControllerSetOptions {
   controllers::capi::CapiOptions capi;
   controllers::capz::AzureClusterControllerOptions azureClusters;
   controllers::capz::AzureMachineControllerOptions azureMachines;
+  controllers::capz::azuremachinepool::PoolControllerOptions azureMachinePools;
+  controllers::capz::azuremachinepool::PoolMachineControllerOptions azureMachinePoolMachines;
+  // Of one listing of a scale set's instances, every page included.
+  std::chrono::milliseconds listTimeout{std::chrono::seconds(10)};
 };
 
 class AzureControllerSet {
@@ -54,6 +62,10 @@ class AzureControllerSet {
   std::unique_ptr<controllers::capi::CapiControllers> capi_;
   std::unique_ptr<controllers::capz::AzureClusterController> azureClusters_;
   std::unique_ptr<controllers::capz::AzureMachineController> azureMachines_;
+  controllers::capz::azuremachinepool::ScaleSetInstancesPtr scaleSetInstances_;
+  std::unique_ptr<controllers::capz::azuremachinepool::PoolController> azureMachinePools_;
+  std::unique_ptr<controllers::capz::azuremachinepool::PoolMachineController>
+      azureMachinePoolMachines_;
 };
 
 }  // namespace nodewright::cmd

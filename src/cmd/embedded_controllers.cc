@@ -65,6 +65,11 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
 }
 
 EmbeddedControllers::~EmbeddedControllers() {
+  // Reconciles waiting out a poll window park their operations now, so the manager stops
+  // without waiting for them.
+  if (azure_) {
+    azure_->engine().stop();
+  }
   thread_ = {};
 }
 

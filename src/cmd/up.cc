@@ -76,7 +76,8 @@ std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
   if (o.cloud == "emulated" || o.cloud == "azure") {
     out.push_back(
         {"Cluster API controllers (Cluster, MachineDeployment, MachineSet, Machine, "
-         "MachinePool, bootstrap) and CAPZ controllers (AzureCluster, AzureMachine) "
+         "MachinePool, bootstrap) and CAPZ controllers (AzureCluster, AzureMachine, "
+         "AzureMachinePool) "
          "against " +
              std::string(o.cloud == "azure" ? "Azure" : "the ARM emulator"),
          10, o.cloud == "emulated"});
@@ -297,7 +298,10 @@ int up(const UpOptions& o, Context& ctx) {
     controllers = std::move(*started);
     ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection, "
                "drift, disruption; node agent and workload controllers"
-            << (arm ? "; Cluster API and CAPZ (AzureCluster, AzureMachine)" : "") << "\n";
+            << (arm ? "; Cluster API and CAPZ (AzureCluster, AzureMachine, AzureMachinePool, "
+                      "AzureMachinePoolMachine)"
+                    : "")
+            << "\n";
   }
   ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
           << " get nodepools,nodeclaims,ec2nodeclasses,clusters,azureclusters,azuremachines\n";

@@ -161,6 +161,60 @@ lro::CallResult<api::Json> ArmClient::getUnguarded(const lro::ResourceRef& resou
   return body;
 }
 
+lro::CallResult<std::vector<api::Json>> ArmClient::list(const std::string& collectionId,
+                                                        std::chrono::milliseconds timeout) {
+  try {
+    return listUnguarded(collectionId, timeout);
+  } catch (const std::exception& e) {
+    return tl::unexpected(unexpectedException("GET " + collectionId, e.what()));
+  }
+}
+
+lro::CallResult<std::vector<api::Json>> ArmClient::listUnguarded(
+    const std::string& collectionId, std::chrono::milliseconds timeout) {
+  // Bounds a server whose nextLinks never end.
+  constexpr int kMaxPages = 1000;
+  const Deadline deadline = clock_.steadyNow() + timeout;
+  // A collection id is an item's id without its name: the item's type gives the api-version.
+  auto to = target(collectionId + "/item");
+  if (!to) {
+    return tl::unexpected(to.error());
+  }
+  std::vector<api::Json> items;
+  std::string url = resourceUrl(collectionId, to->apiVersion);
+  for (int page = 0; page < kMaxPages; ++page) {
+    auto response = send("GET", url, nullptr, deadline);
+    if (!response) {
+      return tl::unexpected(response.error());
+    }
+    if (response->status != 200) {
+      return tl::unexpected(callErrorFor(*response, "GET " + collectionId, clock_.now()));
+    }
+    api::Json body = api::Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+    const auto value = body.is_object() ? body.find("value") : body.end();
+    if (body.is_discarded() || value == body.end() || !value->is_array()) {
+      return tl::unexpected(makeError(Kind::Transient, "InvalidResponse",
+                                      "GET " + collectionId + ": the body is not a list"));
+    }
+    for (api::Json& item : *value) {
+      items.push_back(std::move(item));
+    }
+    const auto next = body.find("nextLink");
+    if (next == body.end() || !next->is_string() || next->get<std::string>().empty()) {
+      return items;
+    }
+    url = next->get<std::string>();
+    if (urlOrigin(url) != urlOrigin(endpoint_)) {
+      // Our bearer token goes to our endpoint only.
+      return tl::unexpected(makeError(Kind::Invalid, "InvalidNextLink",
+                                      "GET " + collectionId + ": nextLink leaves " + endpoint_));
+    }
+  }
+  return tl::unexpected(
+      makeError(Kind::Transient, "TooManyPages",
+                fmt::format("GET {}: more than {} pages", collectionId, kMaxPages)));
+}
+
 lro::CallResult<lro::OpState> ArmClient::beginUnguarded(lro::Verb verb,
                                                         const lro::ResourceRef& resource,
                                                         const api::Json& parameters,

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cloud/azure/api_versions.h"
 #include "cloud/azure/credentials.h"
@@ -58,6 +59,13 @@ class ArmClient final : public lro::Operations {
   lro::CallResult<lro::OpState> poll(const std::string& resumeToken,
                                      std::chrono::milliseconds timeout) override;
 
+  // GET of a collection ("…/virtualMachineScaleSets/NAME/virtualMachines"): every item of
+  // ARM's paged list ({value, nextLink}), following nextLink on our endpoint only. The
+  // api-version is that of the items' type. Not an lro::Operations call: the futures engine
+  // reads single resources.
+  lro::CallResult<std::vector<api::Json>> list(const std::string& collectionId,
+                                               std::chrono::milliseconds timeout);
+
   const ArmClientOptions& options() const { return options_; }
 
  private:
@@ -65,6 +73,8 @@ class ArmClient final : public lro::Operations {
 
   lro::CallResult<api::Json> getUnguarded(const lro::ResourceRef& resource,
                                           std::chrono::milliseconds timeout);
+  lro::CallResult<std::vector<api::Json>> listUnguarded(const std::string& collectionId,
+                                                        std::chrono::milliseconds timeout);
   lro::CallResult<lro::OpState> beginUnguarded(lro::Verb verb, const lro::ResourceRef& resource,
                                                const api::Json& parameters,
                                                std::chrono::milliseconds timeout);
