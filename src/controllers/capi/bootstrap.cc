@@ -27,7 +27,10 @@ std::string cloudConfig(const BootstrapOwner& owner) {
     doc += "      KUBERNETES_VERSION=" + *owner.version + "\n";
   }
   doc += "runcmd:\n";
-  doc += "  - [ sh, -c, 'echo nodewright bootstrap done > /run/cluster-api/bootstrap-success' ]\n";
+  // The sentinel CAPI bootstrap providers write and CAPZ's bootstrap extension waits for.
+  doc +=
+      "  - [ sh, -c, 'mkdir -p /run/cluster-api && echo success > "
+      "/run/cluster-api/bootstrap-success.complete' ]\n";
   return doc;
 }
 

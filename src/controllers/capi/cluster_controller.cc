@@ -1,6 +1,7 @@
 #include "controllers/capi/cluster_controller.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "api/capi/machine.h"
 #include "api/capi/machine_deployment.h"
@@ -9,10 +10,10 @@
 #include "api/codec.h"
 #include "controllers/capi/conditions.h"
 #include "controllers/capi/external.h"
-#include "controllers/capi/finalizers.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capi {
 namespace {
@@ -20,6 +21,9 @@ namespace {
 using api::capi::Cluster;
 using runtime::Outcome;
 using runtime::Result;
+
+// How often a deleting Cluster looks for descendants that are still there.
+constexpr std::chrono::seconds kDeleteRequeueAfter{10};
 
 template <class T>
 bool belongsTo(const T& object, const Cluster& cluster) {
@@ -65,7 +69,7 @@ Outcome ClusterController::reconcile(const runtime::Request& request, runtime::C
   if (cluster.metadata.deletionTimestamp) {
     return finalize(std::move(cluster), context);
   }
-  if (auto added = addFinalizer(clusters_, cluster, kClusterFinalizer); !added) {
+  if (auto added = runtime::addFinalizer(clusters_, cluster, kClusterFinalizer); !added) {
     return runtime::apiFailure(added.error(), "adding the finalizer of Cluster " + request.key());
   }
   if (cluster.spec.paused || !context.leading()) {
@@ -166,9 +170,10 @@ Outcome ClusterController::finalize(Cluster cluster, runtime::Context& context) 
     return runtime::apiFailure(remaining.error(), "deleting the machines of Cluster " + key);
   }
   if (*remaining > 0) {
-    // Each of them going away wakes this Cluster (watchMapped on the cluster-name label).
+    // Objects matched only by spec.clusterName (no cluster-name label) send no event that
+    // wakes this Cluster when they go: look again after a while, as CAPI's reconcileDelete.
     context.log().info("waiting for cluster descendants cluster={} remaining={}", key, *remaining);
-    return Result::done();
+    return Result::after(kDeleteRequeueAfter);
   }
   if (cluster.spec.infrastructureRef) {
     auto gone =
@@ -180,7 +185,7 @@ Outcome ClusterController::finalize(Cluster cluster, runtime::Context& context) 
       return Result::done();  // its removal wakes this Cluster (watches.h)
     }
   }
-  if (auto removed = removeFinalizer(clusters_, cluster, kClusterFinalizer); !removed) {
+  if (auto removed = runtime::removeFinalizer(clusters_, cluster, kClusterFinalizer); !removed) {
     return runtime::apiFailure(removed.error(), "removing the finalizer of Cluster " + key);
   }
   return Result::done();

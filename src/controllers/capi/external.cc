@@ -131,6 +131,18 @@ kube::ApiResult<api::Object> adoptExternal(kube::Client& client, const api::Obje
                                            const api::OwnerReference& owner,
                                            const std::map<std::string, std::string>& labels) {
   const api::ObjectMeta& meta = object.metadata();
+  // As controller-runtime's SetControllerReference: another controller's object is not taken
+  // over (a Machine whose infrastructureRef names another Machine's AzureMachine).
+  for (const auto& ref : meta.ownerReferences) {
+    if (ref.controller.value_or(false) && ref.uid != owner.uid) {
+      kube::ApiError error;
+      error.reason = kube::Reason::Conflict;
+      error.code = 409;
+      error.message = object.info().kind + " " + meta.namespace_ + "/" + meta.name +
+                      " is already controlled by " + ref.kind + " " + ref.name;
+      return tl::unexpected(std::move(error));
+    }
+  }
   const bool owned = std::any_of(
       meta.ownerReferences.begin(), meta.ownerReferences.end(),
       [&](const auto& ref) { return ref.uid == owner.uid && ref.controller.value_or(false); });
@@ -147,12 +159,10 @@ kube::ApiResult<api::Object> adoptExternal(kube::Client& client, const api::Obje
   }
   api::ObjectMeta& writable = mutableMeta(*copy);
   auto& refs = writable.ownerReferences;
-  // Whatever controlled it before (the MachineSet that cloned it) hands it over; a reference to
-  // the new owner that is not yet a controller one is replaced.
+  // A reference to the new owner that is not yet a controller one is replaced; the cloning
+  // MachineSet's plain reference stays.
   refs.erase(std::remove_if(refs.begin(), refs.end(),
-                            [&](const auto& ref) {
-                              return ref.controller.value_or(false) || ref.uid == owner.uid;
-                            }),
+                            [&](const auto& ref) { return ref.uid == owner.uid; }),
              refs.end());
   refs.push_back(owner);
   for (const auto& [key, value] : labels) {
@@ -161,8 +171,7 @@ kube::ApiResult<api::Object> adoptExternal(kube::Client& client, const api::Obje
   return client.update(*copy);
 }
 
-kube::ApiResult<api::ObjectReference> cloneFromTemplate(kube::Client& client,
-                                                        const CloneRequest& request) {
+kube::ApiResult<Clone> cloneFromTemplate(kube::Client& client, const CloneRequest& request) {
   kube::ApiResult<api::Object> found = request.fetchedTemplate != nullptr
                                            ? *request.fetchedTemplate
                                            : getExternal(client, request.templateRef, request.ns);
@@ -210,10 +219,29 @@ kube::ApiResult<api::ObjectReference> cloneFromTemplate(kube::Client& client,
     return tl::unexpected(decoded.error());
   }
   auto created = client.create(*decoded);
-  if (!created && !created.error().is(kube::Reason::AlreadyExists)) {
+  if (created) {
+    return Clone{ref, true};
+  }
+  if (!created.error().is(kube::Reason::AlreadyExists)) {
     return tl::unexpected(created.error());
   }
-  return ref;
+  // This clone only when it is one (a retry after a lost answer): ours, from this template, and
+  // not yet adopted by a controller. Anything else is someone else's and left alone.
+  auto existing = client.get(decoded->info(), request.ns, request.name);
+  if (!existing) {
+    return tl::unexpected(existing.error());
+  }
+  const api::ObjectMeta& stored = existing->metadata();
+  const auto annotation = stored.annotations.find(kClonedFromNameAnnotation);
+  const bool ours =
+      std::any_of(stored.ownerReferences.begin(), stored.ownerReferences.end(),
+                  [&](const auto& owner) { return owner.uid == request.owner.uid; }) &&
+      annotation != stored.annotations.end() && annotation->second == request.templateRef.name &&
+      controllerUid(stored).empty();
+  if (!ours) {
+    return tl::unexpected(created.error());
+  }
+  return Clone{ref, false};
 }
 
 kube::ApiResult<bool> deleteExternal(kube::Client& client, const api::ObjectReference& ref,

@@ -41,9 +41,10 @@ api::OwnerReference controllerRef(const std::string& kind, const api::ObjectMeta
 // The uid of the object's controller owner, or "" when it has none.
 std::string controllerUid(const api::ObjectMeta& meta);
 
-// Makes `owner` the controller of `object` (replacing any other controller reference, as CAPI's
-// EnsureOwnerRef hands a cloned object from its MachineSet to its Machine) and adds `labels`.
-// Writes only when something changed; returns the object as stored.
+// Makes `owner` the controller of `object` (a cloned object passes from its MachineSet, which
+// holds a plain reference, to its Machine) and adds `labels`. An object another controller
+// owns is not taken over: Conflict. Writes only when something changed; returns the object as
+// stored.
 kube::ApiResult<api::Object> adoptExternal(kube::Client& client, const api::Object& object,
                                            const api::OwnerReference& owner,
                                            const std::map<std::string, std::string>& labels);
@@ -59,11 +60,15 @@ struct CloneRequest {
   // The template as the caller already read it (one read for many clones); null: read it.
   const api::Object* fetchedTemplate = nullptr;
 };
+struct Clone {
+  api::ObjectReference ref;
+  bool created = false;  // false: an earlier attempt's clone (a retry after a lost answer)
+};
 // Creates the object a template describes (kind without the "Template" suffix) and returns a
-// reference to it. An object of that name that already exists is taken as this clone (a retry
-// after a lost answer).
-kube::ApiResult<api::ObjectReference> cloneFromTemplate(kube::Client& client,
-                                                        const CloneRequest& request);
+// reference to it. An object of that name that already exists is taken as this clone only when
+// it is one (owned by request.owner, cloned from the template, not yet adopted); otherwise
+// AlreadyExists.
+kube::ApiResult<Clone> cloneFromTemplate(kube::Client& client, const CloneRequest& request);
 
 // Starts deleting the object `ref` points to; true once it is gone (NotFound), false while it
 // is still there (its provider's finalizer holds it).

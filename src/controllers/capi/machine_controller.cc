@@ -5,10 +5,10 @@
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
 #include "controllers/capi/conditions.h"
-#include "controllers/capi/finalizers.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capi {
 namespace {
@@ -41,7 +41,7 @@ Outcome MachineController::reconcile(const runtime::Request& request, runtime::C
   if (machine.metadata.deletionTimestamp) {
     return finalize(std::move(machine), context);
   }
-  if (auto added = addFinalizer(machines_, machine, kMachineFinalizer); !added) {
+  if (auto added = runtime::addFinalizer(machines_, machine, kMachineFinalizer); !added) {
     return runtime::apiFailure(added.error(), "adding the finalizer of Machine " + request.key());
   }
   if (!context.leading()) {
@@ -218,7 +218,7 @@ Outcome MachineController::finalize(Machine machine, runtime::Context& context) 
   if (!context.leading()) {
     return Result::done();
   }
-  if (auto removed = removeFinalizer(machines_, machine, kMachineFinalizer); !removed) {
+  if (auto removed = runtime::removeFinalizer(machines_, machine, kMachineFinalizer); !removed) {
     return runtime::apiFailure(removed.error(), "removing the finalizer of Machine " + key);
   }
   return Result::done();

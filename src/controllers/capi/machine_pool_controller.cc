@@ -5,10 +5,10 @@
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
 #include "controllers/capi/conditions.h"
-#include "controllers/capi/finalizers.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capi {
 namespace {
@@ -66,7 +66,7 @@ Outcome MachinePoolController::reconcile(const runtime::Request& request,
   if (pool.metadata.deletionTimestamp) {
     return finalize(std::move(pool), context);
   }
-  if (auto added = addFinalizer(pools_, pool, kMachinePoolFinalizer); !added) {
+  if (auto added = runtime::addFinalizer(pools_, pool, kMachinePoolFinalizer); !added) {
     return runtime::apiFailure(added.error(),
                                "adding the finalizer of MachinePool " + request.key());
   }
@@ -210,7 +210,7 @@ Outcome MachinePoolController::finalize(MachinePool pool, runtime::Context& cont
   if (!context.leading()) {
     return Result::done();
   }
-  if (auto removed = removeFinalizer(pools_, pool, kMachinePoolFinalizer); !removed) {
+  if (auto removed = runtime::removeFinalizer(pools_, pool, kMachinePoolFinalizer); !removed) {
     return runtime::apiFailure(removed.error(), "removing the finalizer of MachinePool " + key);
   }
   return Result::done();

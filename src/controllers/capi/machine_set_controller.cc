@@ -206,11 +206,14 @@ kube::ApiStatus MachineSetController::createMachine(const MachineSet& set,
   if (!infra) {
     return tl::unexpected(infra.error());
   }
-  machine.spec.infrastructureRef = *infra;
+  machine.spec.infrastructureRef = infra->ref;
   auto created = machines_.create(machine);
   if (!created) {
-    // Without its Machine the clone would only wait for the garbage collector.
-    (void)deleteExternal(client_, *infra, ns);
+    // Without its Machine the clone would only wait for the garbage collector. Only what this
+    // call created is deleted: an existing object may already be another Machine's.
+    if (infra->created) {
+      (void)deleteExternal(client_, infra->ref, ns);
+    }
     return tl::unexpected(created.error());
   }
   return {};

@@ -31,6 +31,32 @@ api::capz::Tags ownedTags(std::string_view clusterName, std::string_view role,
   return tags;
 }
 
+bool ownedByCluster(const api::Json& resource, std::string_view clusterName) {
+  if (!resource.is_object()) {
+    return false;
+  }
+  auto tags = resource.find("tags");
+  if (tags == resource.end() || !tags->is_object()) {
+    return false;
+  }
+  auto owned = tags->find(clusterOwnedTagKey(clusterName));
+  return owned != tags->end() && owned->is_string() && owned->get<std::string>() == "owned";
+}
+
+std::string topLevelResourceId(std::string_view id) {
+  // "/subscriptions/S/resourceGroups/G/providers/NS/type/name[/childType/child...]": nine
+  // segments, counting the empty one before the leading slash.
+  constexpr int kTopLevelSegments = 9;
+  size_t pos = 0;
+  for (int segment = 0; segment < kTopLevelSegments; ++segment) {
+    pos = id.find('/', pos + (segment == 0 ? 0 : 1));
+    if (pos == std::string_view::npos) {
+      return std::string(id);
+    }
+  }
+  return std::string(id.substr(0, pos));
+}
+
 bool containsJson(const api::Json& actual, const api::Json& desired) {
   if (desired.is_object()) {
     if (!actual.is_object()) {
@@ -63,9 +89,12 @@ core::Result<std::optional<api::Json>> DesiredResource::parameters(
   if (existing.is_null()) {
     return std::optional<api::Json>(body_);
   }
-  const api::Json properties = existing.value("properties", api::Json::object());
-  if (properties.is_object() && properties.value("provisioningState", "") == "Failed") {
-    return std::optional<api::Json>(body_);
+  if (auto props = existing.is_object() ? existing.find("properties") : existing.end();
+      props != existing.end() && props->is_object()) {
+    auto state = props->find("provisioningState");
+    if (state != props->end() && state->is_string() && state->get<std::string>() == "Failed") {
+      return std::optional<api::Json>(body_);
+    }
   }
   if (containsJson(existing, body_)) {
     return std::optional<api::Json>();

@@ -27,6 +27,12 @@ std::string clusterOwnedTagKey(std::string_view clusterName);
 api::capz::Tags ownedTags(std::string_view clusterName, std::string_view role,
                           std::string_view name, const api::capz::Tags& additional);
 
+// True when `resource` (as ARM's GET returns it; any JSON) carries the cluster's owned tag.
+bool ownedByCluster(const api::Json& resource, std::string_view clusterName);
+// The id of the top-level resource `id` is, or is a child of: a subnet's vnet, a DNS record's
+// zone. Ownership tags live there.
+std::string topLevelResourceId(std::string_view id);
+
 // True when every field `desired` sets has the same value in `actual` (objects recursively,
 // arrays element by element and of equal length, scalars by value). Fields the cloud adds
 // (ids, etags, provisioningState, defaults) do not make a difference.

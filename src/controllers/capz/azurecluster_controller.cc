@@ -7,6 +7,7 @@
 #include "controllers/capz/azurecluster/services.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capz {
 namespace {
@@ -156,7 +157,12 @@ runtime::Outcome AzureClusterController::reconcileDelete(AzureCluster& cluster) 
   if (!managed) {
     return tl::unexpected(managed.error());
   }
-  const std::vector<Service> services = azurecluster::clusterServices(desired, *managed);
+  std::vector<Service> services = azurecluster::clusterServices(desired, *managed);
+  if (auto ours =
+          azurecluster::keepOwnedForDelete(services, desired, cloud_, options_.cloudCallTimeout);
+      !ours) {
+    return tl::unexpected(ours.error());
+  }
   auto& status = cluster.status;
   Pass pass = runner_.remove(services, status.longRunningOperationStates, status.conditions);
   lro::setCapiCondition(status.conditions, readySummary(status.conditions, services, false, true),
@@ -215,9 +221,22 @@ kube::ApiStatus AzureClusterController::setControlPlaneEndpoint(AzureCluster& cl
       if (resultId != id) {
         continue;
       }
-      const api::Json props = body.value("properties", api::Json::object());
-      const api::Json dns = props.value("dnsSettings", api::Json::object());
-      host = dns.value("fqdn", props.value("ipAddress", ""));
+      // Shape-checked reads: json's value() throws on a non-object or a value of another type.
+      auto member = [](const api::Json* o, const char* key) -> const api::Json* {
+        if (o == nullptr || !o->is_object()) {
+          return nullptr;
+        }
+        auto it = o->find(key);
+        return it != o->end() ? &*it : nullptr;
+      };
+      const api::Json* props = member(&body, "properties");
+      const api::Json* fqdn = member(member(props, "dnsSettings"), "fqdn");
+      const api::Json* address = member(props, "ipAddress");
+      if (fqdn != nullptr && fqdn->is_string() && !fqdn->get<std::string>().empty()) {
+        host = fqdn->get<std::string>();
+      } else if (address != nullptr && address->is_string()) {
+        host = address->get<std::string>();
+      }
     }
   }
   if (host.empty()) {
@@ -260,27 +279,15 @@ kube::ApiStatus AzureClusterController::writeStatus(AzureCluster& cluster) {
 }
 
 kube::ApiStatus AzureClusterController::setFinalizer(AzureCluster& cluster, bool present) {
-  auto& finalizers = cluster.metadata.finalizers;
-  const bool has =
-      std::find(finalizers.begin(), finalizers.end(), kAzureClusterFinalizer) != finalizers.end();
-  if (has == present) {
-    return {};
-  }
-  AzureCluster changed = cluster;
-  if (present) {
-    changed.metadata.finalizers.push_back(kAzureClusterFinalizer);
-  } else {
-    std::erase(changed.metadata.finalizers, std::string(kAzureClusterFinalizer));
-  }
-  auto written = clusters_.update(changed);
+  AzureCluster read = cluster;
+  auto written = present ? runtime::addFinalizer(clusters_, read, kAzureClusterFinalizer)
+                         : runtime::removeFinalizer(clusters_, read, kAzureClusterFinalizer);
   if (!written) {
-    if (!present && written.error().is(kube::Reason::NotFound)) {
-      return {};
-    }
-    return tl::unexpected(written.error());
+    return written;
   }
-  written->status = std::move(cluster.status);
-  cluster = std::move(*written);
+  // The status computed in memory is kept; the metadata is the stored one.
+  read.status = std::move(cluster.status);
+  cluster = std::move(read);
   return {};
 }
 

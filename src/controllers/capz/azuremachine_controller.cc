@@ -8,6 +8,7 @@
 #include "controllers/capz/azuremachine/services.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capz {
 namespace {
@@ -32,8 +33,7 @@ std::optional<std::string> ownerMachineName(const AzureMachine& machine) {
 }
 
 bool hasFinalizer(const AzureMachine& machine) {
-  const auto& f = machine.metadata.finalizers;
-  return std::find(f.begin(), f.end(), kAzureMachineFinalizer) != f.end();
+  return runtime::hasFinalizer(machine.metadata, kAzureMachineFinalizer);
 }
 
 std::string clusterNameOf(const AzureMachine& machine, const std::optional<Machine>& owner) {
@@ -110,6 +110,7 @@ kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
     return tl::unexpected(cluster.error());
   }
   if (!*cluster) {
+    out.azureClusterGone = true;
     return out;
   }
   out.paused = (*cluster)->spec.paused;
@@ -120,6 +121,7 @@ kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
       return tl::unexpected(azure.error());
     }
     out.azureCluster = std::move(*azure);
+    out.azureClusterGone = !out.azureCluster.has_value();
   }
   return out;
 }
@@ -128,7 +130,10 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
                                                 runtime::Context& context) {
   const std::string key = machine.metadata.namespace_ + "/" + machine.metadata.name;
   if (!hasFinalizer(machine)) {
-    if (auto set = setFinalizer(machine, true); !set) {
+    // Through the resourceVersion read at the start, which `machine` then advances: the
+    // pass's status write below conflicts if anyone else wrote in between.
+    kube::Typed<AzureMachine> machines(client_);
+    if (auto set = runtime::addFinalizer(machines, machine, kAzureMachineFinalizer); !set) {
       return runtime::apiFailure(set.error(), "adding the finalizer of AzureMachine " + key);
     }
   }
@@ -156,6 +161,11 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
     }
     return Result::after(options_.waitRequeue);
   }
+  if (!context.leading()) {
+    // Checked before any operation starts: a pass that began PUTs always records their
+    // futures, or the next pass would send them again.
+    return Result::done();
+  }
   am::MachineScope scope = scopeFor(machine, owners);
   scope.bootstrapData = std::move(**data);
   const std::optional<std::string> providerIDBefore = machine.spec.providerID;
@@ -171,9 +181,6 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
   const core::Time observed(clock_.now());
   am::applyCreatePass(machine, scope, *pass, observed);
   am::setReadySummary(machine.status.conditions, observed);
-  if (!context.leading()) {
-    return Result::done();
-  }
   if (auto written = persist(machine, machine.spec.providerID != providerIDBefore); !written) {
     return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
   }
@@ -257,6 +264,11 @@ Outcome AzureMachineController::reconcileDelete(AzureMachine& machine, const Own
     return Result::done();
   }
   if (!owners.azureCluster) {
+    if (!owners.azureClusterGone) {
+      // Not known yet (no cluster name or infrastructure reference): the VM may exist, so the
+      // finalizer stays until the AzureCluster can be read.
+      return Result::after(options_.waitRequeue);
+    }
     // The AzureCluster is gone, and its resource group with everything in it.
     if (auto removed = setFinalizer(machine, false); !removed) {
       return runtime::apiFailure(removed.error(), "removing the finalizer of " + key);
@@ -294,55 +306,28 @@ Outcome AzureMachineController::reconcileDelete(AzureMachine& machine, const Own
   return Result::done();
 }
 
-kube::ApiStatus AzureMachineController::persist(const AzureMachine& machine,
-                                                bool providerIDChanged) {
-  const auto& kind = kube::kindOf<AzureMachine>(client_.registry());
-  const std::string& ns = machine.metadata.namespace_;
-  const std::string& name = machine.metadata.name;
+kube::ApiStatus AzureMachineController::persist(AzureMachine& machine, bool providerIDChanged) {
+  // Both writes go through the resourceVersion this reconcile read (advanced by its own
+  // writes): a replica working from an older read gets Conflict and requeues instead of
+  // overwriting newer futures and conditions (CAPZ's patch helper would merge them).
+  kube::Typed<AzureMachine> machines(client_);
   if (providerIDChanged) {
-    auto written = kube::updateWithRetry(client_, kind, ns, name, [&](api::Object& object) {
-      AzureMachine* stored = object.as<AzureMachine>();
-      if (stored->spec.providerID == machine.spec.providerID) {
-        return false;
-      }
-      stored->spec.providerID = machine.spec.providerID;
-      return true;
-    });
+    auto written = machines.update(machine);
     if (!written) {
       return tl::unexpected(written.error());
     }
+    machine.metadata = written->metadata;
   }
-  auto written = kube::updateStatusWithRetry(client_, kind, ns, name, [&](api::Object& object) {
-    AzureMachine* stored = object.as<AzureMachine>();
-    stored->status = machine.status;
-    return true;
-  });
+  auto written = machines.updateStatus(machine);
   if (!written) {
     return tl::unexpected(written.error());
   }
+  machine.metadata = written->metadata;
   return {};
 }
 
 kube::ApiStatus AzureMachineController::setFinalizer(const AzureMachine& machine, bool present) {
-  auto written = kube::updateWithRetry(
-      client_, kube::kindOf<AzureMachine>(client_.registry()), machine.metadata.namespace_,
-      machine.metadata.name, [&](api::Object& object) {
-        auto& finalizers = object.as<AzureMachine>()->metadata.finalizers;
-        auto it = std::find(finalizers.begin(), finalizers.end(), kAzureMachineFinalizer);
-        if (present == (it != finalizers.end())) {
-          return false;
-        }
-        if (present) {
-          finalizers.push_back(kAzureMachineFinalizer);
-        } else {
-          finalizers.erase(it);
-        }
-        return true;
-      });
-  if (!written) {
-    return tl::unexpected(written.error());
-  }
-  return {};
+  return runtime::setFinalizerWithRetry(client_, machine, kAzureMachineFinalizer, present);
 }
 
 Result AzureMachineController::after(const Pass& pass) const {

@@ -58,6 +58,10 @@ class AzureMachineController final : public runtime::Reconciler {
   struct Owners {
     std::optional<api::capi::Machine> machine;
     std::optional<api::capz::AzureCluster> azureCluster;
+    // The Cluster or its AzureCluster is confirmed NotFound (not merely unknown). CAPI deletes
+    // them only after their machines; the AzureCluster's deletion took its managed resource
+    // group, and everything in it, along.
+    bool azureClusterGone = false;
     bool paused = false;
   };
   // The owner Machine, its Cluster and AzureCluster; absent ones are left empty.
@@ -73,7 +77,9 @@ class AzureMachineController final : public runtime::Reconciler {
                                  azuremachine::MachineScope& scope);
   runtime::Outcome reconcileDelete(api::capz::AzureMachine& machine, const Owners& owners);
   // Writes spec.providerID when it changed, then the whole status.
-  kube::ApiStatus persist(const api::capz::AzureMachine& machine, bool providerIDChanged);
+  // Writes the spec's providerID (when changed) and the status through machine's
+  // resourceVersion (Conflict when it is stale); `machine` takes the new one.
+  kube::ApiStatus persist(api::capz::AzureMachine& machine, bool providerIDChanged);
   kube::ApiStatus setFinalizer(const api::capz::AzureMachine& machine, bool present);
   runtime::Result after(const Pass& pass) const;
 

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <system_error>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "controllers/capz/service.h"
 #include "lro/conditions.h"
@@ -111,9 +114,7 @@ class PassRun {
         ++running_;
         lock.unlock();
         for (SpecCall& call : slice.calls) {
-          call.outcome = deleting_
-                             ? engine_.remove(*call.spec, slice.futures, slice.deadline)
-                             : engine_.createOrUpdate(*call.spec, slice.futures, slice.deadline);
+          call.outcome = callEngine(call, slice);
         }
         lock.lock();
         --running_;
@@ -128,6 +129,27 @@ class PassRun {
       ++idle_;
       cv_.wait(lock);
       --idle_;
+    }
+  }
+
+  // A spec's parameters() may throw (a json read of an unexpected shape); an exception must
+  // not escape a worker thread (it would end the process): it becomes this resource's Error.
+  lro::Outcome callEngine(const SpecCall& call, Slice& slice) noexcept {
+    try {
+      return deleting_ ? engine_.remove(*call.spec, slice.futures, slice.deadline)
+                       : engine_.createOrUpdate(*call.spec, slice.futures, slice.deadline);
+    } catch (const std::exception& e) {
+      lro::Outcome failed;
+      failed.kind = lro::Outcome::Kind::Error;
+      failed.message = fmt::format("{} {}: {}", deleting_ ? "deleting" : "reconciling",
+                                   lro::describeResource(call.ref), e.what());
+      return failed;
+    } catch (...) {
+      lro::Outcome failed;
+      failed.kind = lro::Outcome::Kind::Error;
+      failed.message = fmt::format("{} {}: unknown error", deleting_ ? "deleting" : "reconciling",
+                                   lro::describeResource(call.ref));
+      return failed;
     }
   }
 

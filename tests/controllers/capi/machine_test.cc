@@ -66,6 +66,9 @@ TEST_F(MachineTest, WritesBootstrapSecretAndPointsDataSecretNameAtIt) {
   ASSERT_TRUE(value) << value.error().message();
   EXPECT_TRUE(value->starts_with("#cloud-config\n")) << *value;
   EXPECT_NE(value->find("hostname: m-0"), std::string::npos) << *value;
+  // The sentinel CAPZ's bootstrap extension waits for.
+  EXPECT_NE(value->find("/run/cluster-api/bootstrap-success.complete"), std::string::npos)
+      << *value;
   auto format = api::corev1::secretValue(*secret, "format");
   ASSERT_TRUE(format);
   EXPECT_EQ(*format, "cloud-config");

@@ -17,6 +17,19 @@ TEST(ArmResourceTest, BuildsResourceIds) {
             "vnet/subnets/s");
 }
 
+TEST(ArmResourceTest, OwnershipLivesOnTheTopLevelResource) {
+  const std::string vnet = resourceId("sub", "rg", "Microsoft.Network/virtualNetworks", "vnet");
+  EXPECT_EQ(topLevelResourceId(vnet + "/subnets/node"), vnet);
+  EXPECT_EQ(topLevelResourceId(vnet), vnet);
+  EXPECT_EQ(topLevelResourceId(resourceGroupId("sub", "rg")), resourceGroupId("sub", "rg"));
+
+  EXPECT_TRUE(ownedByCluster({{"tags", {{clusterOwnedTagKey("c1"), "owned"}}}}, "c1"));
+  EXPECT_FALSE(ownedByCluster({{"tags", {{clusterOwnedTagKey("c1"), "owned"}}}}, "c2"));
+  EXPECT_FALSE(ownedByCluster({{"tags", {{clusterOwnedTagKey("c1"), 1}}}}, "c1"));
+  EXPECT_FALSE(ownedByCluster({{"tags", "owned"}}, "c1"));
+  EXPECT_FALSE(ownedByCluster(api::Json::array(), "c1"));
+}
+
 TEST(ArmResourceTest, OwnedTagsKeepCapzKeysOverAdditionalTags) {
   EXPECT_EQ(clusterOwnedTagKey("c1"), "sigs.k8s.io_cluster-api-provider-azure_cluster_c1");
   api::capz::Tags additional = {{"team", "blue"}, {"Name", "theirs"}};

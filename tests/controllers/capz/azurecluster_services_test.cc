@@ -64,9 +64,16 @@ class AzureClusterServicesTest : public CapzEmulatorFixture {
 
   std::vector<Pass> remove(const capz::AzureCluster& cluster, bool managed) {
     ServiceRunner r = runner(Order::Graph);
-    std::vector<Pass> passes =
-        runToEnd(r, clusterServices(cluster, managed), futures_, conditions_, true);
-    EXPECT_TRUE(passes.back().done) << passes.back().failureMessage;
+    // As the controller: only what carries the cluster's owned tag is deleted.
+    std::vector<Service> services = clusterServices(cluster, managed);
+    auto ours = azurecluster::keepOwnedForDelete(services, cluster, *arm_, 5s);
+    EXPECT_TRUE(ours) << ours.error().message();
+    std::vector<Pass> passes = runToEnd(r, services, futures_, conditions_, true);
+    std::string outcomes;
+    for (const auto& [name, outcome] : passes.back().outcomes) {
+      outcomes += name + ": " + outcome.message + "; ";
+    }
+    EXPECT_TRUE(passes.back().done) << passes.back().failureMessage << outcomes;
     return passes;
   }
 
@@ -195,6 +202,57 @@ TEST_F(AzureClusterServicesTest, AnUnmanagedGroupIsNeitherTakenOverNorDeleted) {
   const auto* lb = find(conditions_, capz::kLoadBalancersReadyCondition);
   ASSERT_NE(lb, nullptr);
   EXPECT_EQ(lb->reason, capz::kDeletedReason);
+}
+
+TEST_F(AzureClusterServicesTest, AnUnmanagedGroupKeepsTheVnetTheUserBrought) {
+  const std::string groupId = resourceGroupId(kSubscription, "theirs");
+  ASSERT_NO_FATAL_FAILURE((void)ArmEmulatorFixture::create(
+      groupId, "resourcegroups", {{"location", "eastus"}, {"tags", {{"a", "b"}}}}));
+  capz::AzureCluster cluster = defaultedCluster("byo");
+  cluster.spec.resourceGroup = "theirs";
+  auto& vnet = cluster.spec.networkSpec.vnet;
+  vnet.resourceGroup = "theirs";
+  const std::string vnetId =
+      resourceId(kSubscription, "theirs", "Microsoft.Network/virtualNetworks", vnet.name);
+  ASSERT_NO_FATAL_FAILURE((void)ArmEmulatorFixture::create(
+      vnetId, "virtualnetworks",
+      {{"location", "eastus"},
+       {"properties", {{"addressSpace", {{"addressPrefixes", vnet.cidrBlocks}}}}},
+       {"tags", {{"team", "network"}}}}));
+
+  create(cluster, Order::Graph, false);
+  EXPECT_EQ(putsOf(vnetId), 1) << "the user's vnet is not updated";
+  ASSERT_FALSE(cluster.spec.networkSpec.subnets.empty());
+  const std::string subnetId = vnetId + "/subnets/" + cluster.spec.networkSpec.subnets[0].name;
+  ASSERT_TRUE(exists(subnetId));
+
+  remove(cluster, false);
+
+  EXPECT_TRUE(exists(vnetId)) << "not tagged owned: not ours to delete";
+  EXPECT_TRUE(exists(subnetId)) << "a subnet goes with its vnet's ownership";
+  EXPECT_EQ(requests("VirtualNetworks_Delete"), 0);
+  EXPECT_EQ(requests("Subnets_Delete"), 0);
+  const auto* lb = find(conditions_, capz::kLoadBalancersReadyCondition);
+  ASSERT_NE(lb, nullptr);
+  EXPECT_EQ(lb->reason, capz::kDeletedReason) << "what we created still goes";
+}
+
+TEST_F(AzureClusterServicesTest, AManagedGroupStillDeletesOurVnetInAnotherGroup) {
+  const std::string vnetGroupId = resourceGroupId(kSubscription, "vnets");
+  ASSERT_NO_FATAL_FAILURE(
+      (void)ArmEmulatorFixture::create(vnetGroupId, "resourcegroups", {{"location", "eastus"}}));
+  capz::AzureCluster cluster = defaultedCluster("split");
+  cluster.spec.networkSpec.vnet.resourceGroup = "vnets";
+  const std::string vnetId = resourceId(kSubscription, "vnets", "Microsoft.Network/virtualNetworks",
+                                        cluster.spec.networkSpec.vnet.name);
+  create(cluster, Order::Graph, true);
+  ASSERT_TRUE(exists(vnetId));
+
+  remove(cluster, true);
+
+  EXPECT_FALSE(exists(vnetId)) << "ours, outside the managed group";
+  EXPECT_FALSE(exists(resourceGroupId(kSubscription, "split")));
+  EXPECT_TRUE(exists(vnetGroupId));
 }
 
 TEST_F(AzureClusterServicesTest, PrivateClusterWithBastionGetsDnsAndBastion) {

@@ -267,6 +267,32 @@ TEST_F(AzureMachineControllerTest, FollowsTheInfrastructureContractAndResumesAft
   EXPECT_FALSE(exists(id("Microsoft.Compute/availabilitySets", "capz_md-0-as")));
 }
 
+TEST_F(AzureMachineControllerTest, DeleteKeepsTheFinalizerUntilTheAzureClusterIsKnownGone) {
+  createMachine("m-2");
+  ASSERT_TRUE(reconcile("m-2").has_value());
+  ASSERT_FALSE(stored("m-2")->metadata.finalizers.empty());
+  // The Cluster no longer says which AzureCluster is its: the VM's group is unknown.
+  kube::Typed<Cluster> clusters(*client_kube_);
+  auto cluster = clusters.get(kNs, "capz");
+  ASSERT_TRUE(cluster) << cluster.error().describe();
+  cluster->spec.infrastructureRef.reset();
+  ASSERT_TRUE(clusters.update(*cluster));
+  ASSERT_TRUE(kube::Typed<AzureMachine>(*client_kube_).remove(kNs, "m-2"));
+
+  runtime::Outcome unknown = reconcile("m-2");
+
+  ASSERT_TRUE(unknown.has_value()) << unknown.error().message();
+  EXPECT_GT(unknown->requeueAfter.count(), 0);
+  auto held = stored("m-2");
+  ASSERT_TRUE(held) << "the finalizer stays while the AzureCluster cannot be resolved";
+  EXPECT_FALSE(held->metadata.finalizers.empty());
+
+  // The whole cluster is gone (its managed group with it): nothing is left to delete.
+  ASSERT_TRUE(clusters.remove(kNs, "capz"));
+  ASSERT_TRUE(reconcileUntil(
+      "m-2", [&] { return !stored("m-2").has_value(); }, 3));
+}
+
 TEST_F(AzureMachineControllerTest, TerminalVmFailureSetsFailureReasonAndMessage) {
   emulators::FaultConfig faults;
   emulators::ErrorRule rule;

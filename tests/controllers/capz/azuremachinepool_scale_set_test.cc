@@ -83,6 +83,28 @@ TEST_F(AzureMachinePoolScaleSetTest, ScaleSetRunsReplicasInstancesAndScalesWithO
   EXPECT_TRUE(exists(set + "/virtualMachines/2"));
 }
 
+TEST_F(AzureMachinePoolScaleSetTest, ScaleSetIsUpToDateWithoutTheSecretsArmNeverReturns) {
+  std::vector<Service> services = setServices(2);
+  ASSERT_FALSE(services.empty());
+  ASSERT_FALSE(services.front().specs.empty());
+  const lro::ResourceSpec& spec = *services.front().specs.front();
+  auto desired = spec.parameters(api::Json());
+  ASSERT_TRUE(desired && *desired);
+  // What ARM answers a GET with: no custom data, no admin password, no protected settings.
+  api::Json returned = **desired;
+  api::Json& profile = returned["properties"]["virtualMachineProfile"];
+  profile["osProfile"].erase("customData");
+  profile["osProfile"].erase("adminPassword");
+  bool hadProtected = false;
+  for (api::Json& extension : profile["extensionProfile"]["extensions"]) {
+    hadProtected |= extension["properties"].erase("protectedSettings") > 0;
+  }
+  ASSERT_TRUE(hadProtected) << "the bootstrap extension carries its command as protected";
+  auto again = spec.parameters(returned);
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again->has_value()) << "no PUT on the next pass";
+}
+
 TEST_F(AzureMachinePoolScaleSetTest, DeletingAPoolMachineShowsDeletingAtOnceAndRemovesItsInstance) {
   const std::string set = amp::scaleSetId(scope(2));
   ASSERT_TRUE(run(setServices(2)).done);

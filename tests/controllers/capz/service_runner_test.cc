@@ -240,6 +240,41 @@ TEST_F(ServiceRunnerTest, AFailedOperationEndsThePassFailed) {
   EXPECT_EQ(rt->message, pass.failureMessage);
 }
 
+// A spec that reads a field of the wrong type, as a json value()/at() on a bad body would.
+class ThrowingResource final : public lro::ResourceSpec {
+ public:
+  explicit ThrowingResource(lro::ResourceRef ref) : ref_(std::move(ref)) {}
+  lro::ResourceRef resource() const override { return ref_; }
+  core::Result<std::optional<api::Json>> parameters(const api::Json&) const override {
+    api::Json notAnObject = api::Json::array();
+    return std::optional<api::Json>(notAnObject.at("properties"));  // throws type_error
+  }
+
+ private:
+  lro::ResourceRef ref_;
+};
+
+TEST_F(ServiceRunnerTest, ASpecWhoseParametersThrowIsAnErrorNamingTheResource) {
+  lro::ResourceRef ref;
+  ref.id = idOf("Microsoft.Network/routeTables", "rt-bad");
+  ref.resourceGroup = kGroup;
+  ref.serviceName = "routetables";
+  ref.name = "rt-bad";
+  std::vector<Service> services = {service("routetables", capz::kRouteTablesReadyCondition,
+                                           {std::make_shared<ThrowingResource>(ref)}),
+                                   nsgs({"nsg-a"})};
+
+  Pass pass = runner(Order::Graph, 2).reconcile(services, futures_, conditions_);
+
+  EXPECT_FALSE(pass.done);
+  ASSERT_EQ(kindOf(pass, "routetables"), Kind::Error);
+  EXPECT_EQ(kindOf(pass, "securitygroups"), Kind::Done) << "the other service is unaffected";
+  const auto* rt = find(conditions_, capz::kRouteTablesReadyCondition);
+  ASSERT_NE(rt, nullptr);
+  EXPECT_EQ(rt->status, "False");
+  EXPECT_NE(rt->message.find("rg-runner/rt-bad (routetables)"), std::string::npos) << rt->message;
+}
+
 TEST_F(ServiceRunnerTest, GraphRemoveDeletesAServiceOnceItsDependentsAreGone) {
   ServiceRunner r = runner(Order::Graph);
   std::vector<Pass> created = runToEnd(r, graph(), futures_, conditions_, false);

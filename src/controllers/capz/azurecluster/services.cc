@@ -1,5 +1,9 @@
 #include "controllers/capz/azurecluster/services.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include "api/capz/conditions.h"
 #include "controllers/capz/arm_resource.h"
 #include "controllers/capz/azurecluster/specs.h"
@@ -165,12 +169,88 @@ std::string privateDNSZoneName(const api::capz::AzureCluster& cluster) {
   return "";
 }
 
-bool isManagedResourceGroup(const Json& group, std::string_view clusterName) {
-  if (!group.is_object()) {
-    return false;
+core::Result<void> keepOwnedForDelete(std::vector<Service>& services,
+                                      const api::capz::AzureCluster& cluster,
+                                      lro::Operations& cloud, std::chrono::milliseconds timeout) {
+  const std::string& clusterName = cluster.metadata.name;
+  std::map<std::string, bool> ownedByTopLevel;
+  auto owned = [&](const lro::ResourceRef& resource) -> core::Result<bool> {
+    lro::ResourceRef top = resource;
+    top.id = topLevelResourceId(resource.id);
+    auto [it, added] = ownedByTopLevel.try_emplace(top.id, true);
+    if (!added) {
+      return it->second;
+    }
+    auto existing = cloud.get(top, timeout);
+    if (existing) {
+      it->second = ownedByCluster(*existing, clusterName);
+    } else if (!existing.error().is(lro::CallError::Kind::NotFound)) {
+      ownedByTopLevel.erase(it);
+      return tl::unexpected(
+          core::Error(core::Code::Internal,
+                      "reading " + top.id + " before deleting it: " + existing.error().message));
+    }
+    return it->second;
+  };
+  auto keepOwned = [&](Service& service) -> core::Result<void> {
+    std::vector<SpecPtr> ours;
+    for (const SpecPtr& spec : service.specs) {
+      auto isOurs = owned(spec->resource());
+      if (!isOurs) {
+        return tl::unexpected(isOurs.error());
+      }
+      if (*isOurs) {
+        ours.push_back(spec);
+      }
+    }
+    service.skipDelete = ours.empty();
+    service.specs = std::move(ours);
+    return {};
+  };
+  // The vnet first: in CAPZ's custom-vnet mode (the vnet exists and is not ours) the subnets,
+  // security groups, route tables and NAT gateways stay too (they are the user's, or still
+  // attached to the user's subnets).
+  bool customVnet = false;
+  for (Service& service : services) {
+    if (service.name == kVirtualNetworksService && !service.skipDelete) {
+      if (auto kept = keepOwned(service); !kept) {
+        return kept;
+      }
+      customVnet = service.skipDelete;
+    }
   }
-  const Json tags = group.value("tags", Json::object());
-  return tags.is_object() && tags.value(clusterOwnedTagKey(clusterName), "") == "owned";
+  for (Service& service : services) {
+    if (service.skipDelete || service.name == kResourceGroupsService ||
+        service.name == kVirtualNetworksService) {
+      continue;
+    }
+    if (customVnet &&
+        (service.name == kSubnetsService || service.name == kSecurityGroupsService ||
+         service.name == kRouteTablesService || service.name == kNatGatewaysService)) {
+      service.skipDelete = true;
+      continue;
+    }
+    if (customVnet && service.name == kPublicIPsService) {
+      // The spared NAT gateways still hold their public IPs.
+      const ClusterContext ctx(cluster);
+      std::set<std::string> natIPs;
+      for (const auto& subnet : cluster.spec.networkSpec.subnets) {
+        if (subnet.natGateway && subnet.natGateway->ip) {
+          natIPs.insert(ctx.id(kPublicIPType, subnet.natGateway->ip->name));
+        }
+      }
+      std::erase_if(service.specs,
+                    [&](const SpecPtr& spec) { return natIPs.contains(spec->resource().id); });
+    }
+    if (auto kept = keepOwned(service); !kept) {
+      return kept;
+    }
+  }
+  return {};
+}
+
+bool isManagedResourceGroup(const Json& group, std::string_view clusterName) {
+  return ownedByCluster(group, clusterName);
 }
 
 std::vector<Service> clusterServices(const api::capz::AzureCluster& cluster,
@@ -213,10 +293,15 @@ std::vector<Service> clusterServices(const api::capz::AzureCluster& cluster,
   }
   add(kBastionHostsService, capz::kBastionHostReadyCondition, bastionSpecs(ctx),
       {kSubnetsService, kPublicIPsService});
-  // A managed group takes everything in it along; an unmanaged one is not ours to delete.
+  // A managed group takes everything in it along (not what lives in another group, such as a
+  // vnet of its own group); an unmanaged one is not ours to delete. What is deleted still has
+  // to be ours: see ownedForDelete.
   for (Service& s : out) {
     const bool isGroup = s.name == kResourceGroupsService;
-    s.skipDelete = managedResourceGroup ? !isGroup : isGroup;
+    const bool allInGroup = std::all_of(s.specs.begin(), s.specs.end(), [&](const SpecPtr& spec) {
+      return spec->resource().resourceGroup == cluster.spec.resourceGroup;
+    });
+    s.skipDelete = managedResourceGroup ? !isGroup && allInGroup : isGroup;
   }
   return out;
 }

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <chrono>
 #include <string_view>
 #include <vector>
 
 #include "api/capz/azure_cluster.h"
 #include "api/reflect/json.h"
 #include "controllers/capz/service.h"
+#include "core/error.h"
+#include "lro/operation.h"
 
 // The Azure services of an AzureCluster (seed 004, "AzureCluster Reconcile"), as the
 // ServiceRunner runs them. The list is in CAPZ's order (what Order::Serial follows); the
@@ -46,6 +49,18 @@ inline constexpr int kDefaultAPIServerPort = 6443;
 // resource group is deleted, in reverse.
 std::vector<Service> clusterServices(const api::capz::AzureCluster& cluster,
                                      bool managedResourceGroup);
+
+// Deletes only what is ours, as CAPZ spares what the user brought (a vnet and its subnets,
+// security groups, route tables): every spec of a service that will be deleted is dropped when
+// its resource (for a child, its top-level parent: a subnet's vnet) exists without the
+// cluster's owned tag. One GET per top-level resource; a missing one keeps its spec (its
+// DELETE, or a parked one, ends Done). A service left without specs becomes skipDelete. As
+// CAPZ's custom-vnet mode, a vnet that exists and is not ours also spares the subnets, security
+// groups, route tables and NAT gateways (and the NAT gateways' public IPs). The resource group
+// service is left alone (it is deleted only when managed, known to be ours).
+core::Result<void> keepOwnedForDelete(std::vector<Service>& services,
+                                      const api::capz::AzureCluster& cluster,
+                                      lro::Operations& cloud, std::chrono::milliseconds timeout);
 
 // True when `group` (an ARM resource group as GET returns it) carries the cluster's owned tag.
 bool isManagedResourceGroup(const api::Json& group, std::string_view clusterName);

@@ -28,9 +28,11 @@ core::Result<std::optional<api::Json>> VmTagsResource::parameters(const api::Jso
     // The virtualmachine service creates the VM with its tags.
     return std::optional<api::Json>();
   }
-  api::Json tags = existing.value("tags", api::Json::object());
-  if (!tags.is_object()) {
-    tags = api::Json::object();
+  // json's value() throws on a non-object: read only what has the expected shape.
+  api::Json tags = api::Json::object();
+  if (auto found = existing.is_object() ? existing.find("tags") : existing.end();
+      found != existing.end() && found->is_object()) {
+    tags = *found;
   }
   bool changed = false;
   for (const auto& [key, value] : tags_) {
@@ -43,7 +45,7 @@ core::Result<std::optional<api::Json>> VmTagsResource::parameters(const api::Jso
   if (!changed) {
     return std::optional<api::Json>();
   }
-  api::Json body = existing;
+  api::Json body = existing.is_object() ? existing : api::Json::object();
   for (const char* readOnly : {"id", "name", "type", "etag", "resources"}) {
     body.erase(readOnly);
   }

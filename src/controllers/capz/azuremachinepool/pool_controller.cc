@@ -8,6 +8,7 @@
 #include "api/core/secret.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capz::azuremachinepool {
 namespace {
@@ -36,8 +37,7 @@ kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::s
 }
 
 bool hasFinalizer(const AzureMachinePool& pool) {
-  const auto& f = pool.metadata.finalizers;
-  return std::find(f.begin(), f.end(), kPoolFinalizer) != f.end();
+  return runtime::hasFinalizer(pool.metadata, kPoolFinalizer);
 }
 
 PoolScope scopeFor(const AzureMachinePool& pool, const AzureCluster& cluster,
@@ -103,6 +103,7 @@ kube::ApiResult<PoolController::Owners> PoolController::owners(const AzureMachin
   if (!cluster) {
     return tl::unexpected(cluster.error());
   }
+  out.azureClusterGone = !*cluster;
   if (*cluster && (*cluster)->spec.infrastructureRef &&
       (*cluster)->spec.infrastructureRef->kind == "AzureCluster") {
     auto azure = getOptional<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
@@ -110,6 +111,7 @@ kube::ApiResult<PoolController::Owners> PoolController::owners(const AzureMachin
       return tl::unexpected(azure.error());
     }
     out.azureCluster = std::move(*azure);
+    out.azureClusterGone = !out.azureCluster.has_value();
   }
   return out;
 }
@@ -285,6 +287,9 @@ Outcome PoolController::reconcileDelete(AzureMachinePool& pool, const Owners& ow
     if (!pass.done) {
       return Result::waiting(pass.requeueAfter.value_or(options_.requeue));
     }
+  } else if (!owners.azureClusterGone) {
+    // Not known yet: the scale set may exist, so the finalizer stays.
+    return Result::after(options_.requeue);
   }
   if (auto removed = setFinalizer(pool, false); !removed) {
     return runtime::apiFailure(removed.error(), "removing the finalizer of " + key);
@@ -318,25 +323,7 @@ kube::ApiStatus PoolController::persist(const AzureMachinePool& pool, bool specC
 }
 
 kube::ApiStatus PoolController::setFinalizer(const AzureMachinePool& pool, bool present) {
-  auto written = kube::updateWithRetry(
-      client_, kube::kindOf<AzureMachinePool>(client_.registry()), pool.metadata.namespace_,
-      pool.metadata.name, [&](api::Object& object) {
-        auto& finalizers = object.as<AzureMachinePool>()->metadata.finalizers;
-        auto it = std::find(finalizers.begin(), finalizers.end(), kPoolFinalizer);
-        if (present == (it != finalizers.end())) {
-          return false;
-        }
-        if (present) {
-          finalizers.push_back(kPoolFinalizer);
-        } else {
-          finalizers.erase(it);
-        }
-        return true;
-      });
-  if (!written) {
-    return tl::unexpected(written.error());
-  }
-  return {};
+  return runtime::setFinalizerWithRetry(client_, pool, kPoolFinalizer, present);
 }
 
 runtime::Controller& PoolController::setup(runtime::Manager& manager) {

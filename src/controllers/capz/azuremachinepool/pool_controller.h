@@ -52,6 +52,9 @@ class PoolController final : public runtime::Reconciler {
     std::optional<api::capi::MachinePool> machinePool;
     std::optional<api::capz::AzureCluster> azureCluster;
     std::string clusterName;
+    // The Cluster or its AzureCluster is confirmed NotFound: its managed resource group, and
+    // the scale set in it, went with it.
+    bool azureClusterGone = false;
   };
   kube::ApiResult<Owners> owners(const api::capz::AzureMachinePool& pool);
   runtime::Outcome reconcileNormal(api::capz::AzureMachinePool& pool, const Owners& owners);

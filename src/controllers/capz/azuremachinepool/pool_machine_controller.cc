@@ -7,6 +7,7 @@
 #include "controllers/capz/azuremachine/specs.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
+#include "runtime/finalizers.h"
 
 namespace nodewright::controllers::capz::azuremachinepool {
 namespace {
@@ -31,8 +32,7 @@ kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::s
 }
 
 bool hasFinalizer(const AzureMachinePoolMachine& machine) {
-  const auto& f = machine.metadata.finalizers;
-  return std::find(f.begin(), f.end(), kPoolMachineFinalizer) != f.end();
+  return runtime::hasFinalizer(machine.metadata, kPoolMachineFinalizer);
 }
 
 void setCondition(AzureMachinePoolMachine& machine, bool ok, std::string_view reason,
@@ -69,7 +69,11 @@ Outcome PoolMachineController::reconcile(const runtime::Request& request, runtim
   const bool deleting = machine.metadata.deletionTimestamp.has_value();
   if (!*found || !(*found)->azureCluster) {
     if (deleting && hasFinalizer(machine)) {
-      // No pool or cluster left to delete the instance from.
+      if (*found && !(*found)->azureClusterGone) {
+        // Not known yet: the instance may exist, so the finalizer stays.
+        return Result::after(options_.requeue);
+      }
+      // No pool, or no cluster left, to delete the instance from.
       if (auto removed = setFinalizer(machine, false); !removed) {
         return runtime::apiFailure(removed.error(), "removing the finalizer of " + request.key());
       }
@@ -122,6 +126,7 @@ kube::ApiResult<std::optional<PoolMachineController::Owners>> PoolMachineControl
   if (!cluster) {
     return tl::unexpected(cluster.error());
   }
+  out.azureClusterGone = !*cluster;
   if (*cluster && (*cluster)->spec.infrastructureRef &&
       (*cluster)->spec.infrastructureRef->kind == "AzureCluster") {
     auto azure = getOptional<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
@@ -129,6 +134,7 @@ kube::ApiResult<std::optional<PoolMachineController::Owners>> PoolMachineControl
       return tl::unexpected(azure.error());
     }
     out.azureCluster = std::move(*azure);
+    out.azureClusterGone = !out.azureCluster.has_value();
   }
   return std::optional<Owners>(std::move(out));
 }
@@ -192,25 +198,7 @@ kube::ApiStatus PoolMachineController::persist(const AzureMachinePoolMachine& ma
 
 kube::ApiStatus PoolMachineController::setFinalizer(const AzureMachinePoolMachine& machine,
                                                     bool present) {
-  auto written = kube::updateWithRetry(
-      client_, kube::kindOf<AzureMachinePoolMachine>(client_.registry()),
-      machine.metadata.namespace_, machine.metadata.name, [&](api::Object& object) {
-        auto& finalizers = object.as<AzureMachinePoolMachine>()->metadata.finalizers;
-        auto it = std::find(finalizers.begin(), finalizers.end(), kPoolMachineFinalizer);
-        if (present == (it != finalizers.end())) {
-          return false;
-        }
-        if (present) {
-          finalizers.push_back(kPoolMachineFinalizer);
-        } else {
-          finalizers.erase(it);
-        }
-        return true;
-      });
-  if (!written) {
-    return tl::unexpected(written.error());
-  }
-  return {};
+  return runtime::setFinalizerWithRetry(client_, machine, kPoolMachineFinalizer, present);
 }
 
 runtime::Controller& PoolMachineController::setup(runtime::Manager& manager) {

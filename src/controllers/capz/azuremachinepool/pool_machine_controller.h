@@ -47,6 +47,9 @@ class PoolMachineController final : public runtime::Reconciler {
     api::capz::AzureMachinePool pool;  // at least its name, when the pool is gone
     std::optional<api::capz::AzureCluster> azureCluster;
     std::string clusterName;
+    // The Cluster or its AzureCluster is confirmed NotFound: its managed resource group, and
+    // the instance in it, went with it.
+    bool azureClusterGone = false;
   };
   // nullopt: no owner AzureMachinePool yet.
   kube::ApiResult<std::optional<Owners>> owners(const api::capz::AzureMachinePoolMachine& machine);

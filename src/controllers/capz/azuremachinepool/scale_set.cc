@@ -12,14 +12,25 @@ namespace {
 using api::Json;
 
 // The scale set as it should be. Up to date when ARM's copy holds every field of the model
-// except the secrets ARM never returns (custom data, admin password).
+// except the secrets ARM never returns (custom data, admin password, extensions' protected
+// settings): comparing those would PUT the scale set on every reconcile.
 class ScaleSetResource final : public lro::ResourceSpec {
  public:
   ScaleSetResource(lro::ResourceRef ref, Json body) : ref_(std::move(ref)), body_(std::move(body)) {
     comparable_ = body_;
-    Json& os = comparable_["properties"]["virtualMachineProfile"]["osProfile"];
+    Json& profile = comparable_["properties"]["virtualMachineProfile"];
+    Json& os = profile["osProfile"];
     os.erase("customData");
     os.erase("adminPassword");
+    Json& extensions = profile["extensionProfile"]["extensions"];
+    if (extensions.is_array()) {
+      for (Json& extension : extensions) {
+        if (auto props = extension.find("properties");
+            props != extension.end() && props->is_object()) {
+          props->erase("protectedSettings");
+        }
+      }
+    }
   }
   lro::ResourceRef resource() const override { return ref_; }
   core::Result<std::optional<Json>> parameters(const Json& existing) const override {
@@ -97,6 +108,11 @@ Json extensionProfile(const PoolScope& scope) {
                     "then exit 1; else sleep 1; fi; done"}});
   }
   return {{"extensions", std::move(extensions)}};
+}
+
+const Json* member(const Json& o, const char* key) {
+  auto it = o.is_object() ? o.find(key) : o.end();
+  return it != o.end() ? &*it : nullptr;
 }
 
 std::string text(const Json& o, const char* key) {
@@ -219,13 +235,16 @@ api::capz::AzureMachinePoolInstanceStatus instanceStatus(const Json& instance) {
   api::capz::AzureMachinePoolInstanceStatus out;
   out.providerID = "azure://" + text(instance, "id");
   out.instanceID = text(instance, "instanceId");
-  const Json props = instance.value("properties", Json::object());
-  const std::string state = text(props, "provisioningState");
+  // Reads that tolerate any shape: json's value() throws on a non-object or a wrong type.
+  const Json* props = member(instance, "properties");
+  const std::string state = props != nullptr ? text(*props, "provisioningState") : "";
   if (!state.empty()) {
     out.provisioningState = state;
   }
-  out.instanceName = text(props.value("osProfile", Json::object()), "computerName");
-  out.latestModelApplied = props.value("latestModelApplied", false);
+  const Json* os = props != nullptr ? member(*props, "osProfile") : nullptr;
+  out.instanceName = os != nullptr ? text(*os, "computerName") : "";
+  const Json* latest = props != nullptr ? member(*props, "latestModelApplied") : nullptr;
+  out.latestModelApplied = latest != nullptr && latest->is_boolean() && latest->get<bool>();
   return out;
 }
 
