@@ -6,6 +6,7 @@
 #include "api/core/secret.h"
 #include "controllers/capz/azuremachine/machine_status.h"
 #include "controllers/capz/azuremachine/services.h"
+#include "controllers/capz/lookup.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
@@ -42,20 +43,6 @@ std::string clusterNameOf(const AzureMachine& machine, const std::optional<Machi
     return it->second;
   }
   return owner ? owner->spec.clusterName : std::string();
-}
-
-// A missing object is no error here: the caller waits for it.
-template <class T>
-kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::string& ns,
-                                              const std::string& name) {
-  auto got = kube::Typed<T>(client).get(ns, name);
-  if (got) {
-    return std::optional<T>(std::move(*got));
-  }
-  if (got.error().is(kube::Reason::NotFound)) {
-    return std::optional<T>();
-  }
-  return tl::unexpected(got.error());
 }
 
 }  // namespace
@@ -95,7 +82,7 @@ kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
   Owners out;
   const std::string& ns = machine.metadata.namespace_;
   if (auto name = ownerMachineName(machine)) {
-    auto owner = getOptional<Machine>(client_, ns, *name);
+    auto owner = findObject<Machine>(client_, ns, *name);
     if (!owner) {
       return tl::unexpected(owner.error());
     }
@@ -105,7 +92,7 @@ kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
   if (clusterName.empty()) {
     return out;
   }
-  auto cluster = getOptional<Cluster>(client_, ns, clusterName);
+  auto cluster = findObject<Cluster>(client_, ns, clusterName);
   if (!cluster) {
     return tl::unexpected(cluster.error());
   }
@@ -116,7 +103,7 @@ kube::ApiResult<AzureMachineController::Owners> AzureMachineController::owners(
   out.paused = (*cluster)->spec.paused;
   const auto& infra = (*cluster)->spec.infrastructureRef;
   if (infra && infra->kind == "AzureCluster") {
-    auto azure = getOptional<AzureCluster>(client_, ns, infra->name);
+    auto azure = findObject<AzureCluster>(client_, ns, infra->name);
     if (!azure) {
       return tl::unexpected(azure.error());
     }
@@ -196,7 +183,7 @@ core::Result<std::optional<std::string>> AzureMachineController::bootstrapData(
   if (!name || name->empty()) {
     return std::optional<std::string>();
   }
-  auto secret = getOptional<Secret>(client_, owner.metadata.namespace_, *name);
+  auto secret = findObject<Secret>(client_, owner.metadata.namespace_, *name);
   if (!secret) {
     return tl::unexpected(secret.error().toError());
   }

@@ -6,6 +6,7 @@
 #include "api/capi/cluster.h"
 #include "api/capz/conditions.h"
 #include "api/core/secret.h"
+#include "controllers/capz/lookup.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
@@ -22,19 +23,6 @@ using runtime::Result;
 
 constexpr const char* kWaitingForClusterInfrastructure = "WaitingForClusterInfrastructure";
 constexpr const char* kWaitingForBootstrapData = "WaitingForBootstrapData";
-
-template <class T>
-kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::string& ns,
-                                              const std::string& name) {
-  auto got = kube::Typed<T>(client).get(ns, name);
-  if (got) {
-    return std::optional<T>(std::move(*got));
-  }
-  if (got.error().is(kube::Reason::NotFound)) {
-    return std::optional<T>();
-  }
-  return tl::unexpected(got.error());
-}
 
 bool hasFinalizer(const AzureMachinePool& pool) {
   return runtime::hasFinalizer(pool.metadata, kPoolFinalizer);
@@ -85,7 +73,7 @@ kube::ApiResult<PoolController::Owners> PoolController::owners(const AzureMachin
   const std::string& ns = pool.metadata.namespace_;
   for (const auto& ref : pool.metadata.ownerReferences) {
     if (ref.kind == "MachinePool") {
-      auto owner = getOptional<MachinePool>(client_, ns, ref.name);
+      auto owner = findObject<MachinePool>(client_, ns, ref.name);
       if (!owner) {
         return tl::unexpected(owner.error());
       }
@@ -99,14 +87,14 @@ kube::ApiResult<PoolController::Owners> PoolController::owners(const AzureMachin
   if (out.clusterName.empty()) {
     return out;
   }
-  auto cluster = getOptional<api::capi::Cluster>(client_, ns, out.clusterName);
+  auto cluster = findObject<api::capi::Cluster>(client_, ns, out.clusterName);
   if (!cluster) {
     return tl::unexpected(cluster.error());
   }
   out.azureClusterGone = !*cluster;
   if (*cluster && (*cluster)->spec.infrastructureRef &&
       (*cluster)->spec.infrastructureRef->kind == "AzureCluster") {
-    auto azure = getOptional<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
+    auto azure = findObject<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
     if (!azure) {
       return tl::unexpected(azure.error());
     }
@@ -143,7 +131,7 @@ Outcome PoolController::reconcileNormal(AzureMachinePool& pool, const Owners& ow
   const auto& secretName = owners.machinePool->spec.template_.spec.bootstrap.dataSecretName;
   std::optional<api::corev1::Secret> secret;
   if (secretName && !secretName->empty()) {
-    auto got = getOptional<api::corev1::Secret>(client_, pool.metadata.namespace_, *secretName);
+    auto got = findObject<api::corev1::Secret>(client_, pool.metadata.namespace_, *secretName);
     if (!got) {
       return runtime::apiFailure(got.error(), "reading the bootstrap data of " + key);
     }

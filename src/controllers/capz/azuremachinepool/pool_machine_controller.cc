@@ -5,6 +5,7 @@
 #include "api/capi/cluster.h"
 #include "api/capz/conditions.h"
 #include "controllers/capz/azuremachine/specs.h"
+#include "controllers/capz/lookup.h"
 #include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
@@ -17,19 +18,6 @@ using api::capz::AzureMachinePool;
 using api::capz::AzureMachinePoolMachine;
 using runtime::Outcome;
 using runtime::Result;
-
-template <class T>
-kube::ApiResult<std::optional<T>> getOptional(kube::Client& client, const std::string& ns,
-                                              const std::string& name) {
-  auto got = kube::Typed<T>(client).get(ns, name);
-  if (got) {
-    return std::optional<T>(std::move(*got));
-  }
-  if (got.error().is(kube::Reason::NotFound)) {
-    return std::optional<T>();
-  }
-  return tl::unexpected(got.error());
-}
 
 bool hasFinalizer(const AzureMachinePoolMachine& machine) {
   return runtime::hasFinalizer(machine.metadata, kPoolMachineFinalizer);
@@ -110,7 +98,7 @@ kube::ApiResult<std::optional<PoolMachineController::Owners>> PoolMachineControl
   if (!owned) {
     return std::optional<Owners>();
   }
-  auto pool = getOptional<AzureMachinePool>(client_, ns, out.pool.metadata.name);
+  auto pool = findObject<AzureMachinePool>(client_, ns, out.pool.metadata.name);
   if (!pool) {
     return tl::unexpected(pool.error());
   }
@@ -122,14 +110,14 @@ kube::ApiResult<std::optional<PoolMachineController::Owners>> PoolMachineControl
     return std::optional<Owners>(std::move(out));
   }
   out.clusterName = label->second;
-  auto cluster = getOptional<api::capi::Cluster>(client_, ns, out.clusterName);
+  auto cluster = findObject<api::capi::Cluster>(client_, ns, out.clusterName);
   if (!cluster) {
     return tl::unexpected(cluster.error());
   }
   out.azureClusterGone = !*cluster;
   if (*cluster && (*cluster)->spec.infrastructureRef &&
       (*cluster)->spec.infrastructureRef->kind == "AzureCluster") {
-    auto azure = getOptional<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
+    auto azure = findObject<AzureCluster>(client_, ns, (*cluster)->spec.infrastructureRef->name);
     if (!azure) {
       return tl::unexpected(azure.error());
     }
