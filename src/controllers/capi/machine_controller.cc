@@ -5,6 +5,7 @@
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
 #include "controllers/capi/conditions.h"
+#include "controllers/capi/teardown.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
 #include "runtime/api_outcome.h"
@@ -201,27 +202,8 @@ Outcome MachineController::finalize(Machine machine, runtime::Context& context) 
     }
     machine = std::move(*written);
   }
-  if (!machine.spec.infrastructureRef.name.empty()) {
-    auto gone =
-        deleteExternal(client_, machine.spec.infrastructureRef, machine.metadata.namespace_);
-    if (!gone) {
-      return runtime::apiFailure(gone.error(), "deleting the infrastructure of Machine " + key);
-    }
-    if (!*gone) {
-      // Its provider is still tearing it down; its removal wakes this Machine (watches.h).
-      return Result::done();
-    }
-  }
-  if (auto gone = deleteBootstrapSecret(client_, machine.metadata); !gone) {
-    return runtime::apiFailure(gone.error(), "deleting the bootstrap data of Machine " + key);
-  }
-  if (!context.leading()) {
-    return Result::done();
-  }
-  if (auto removed = runtime::removeFinalizer(machines_, machine, kMachineFinalizer); !removed) {
-    return runtime::apiFailure(removed.error(), "removing the finalizer of Machine " + key);
-  }
-  return Result::done();
+  return releaseOwner(client_, machines_, machine, machine.spec.infrastructureRef,
+                      kMachineFinalizer, "Machine", context);
 }
 
 runtime::Controller& MachineController::setup(runtime::Manager& manager,

@@ -5,6 +5,7 @@
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
 #include "controllers/capi/conditions.h"
+#include "controllers/capi/teardown.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
 #include "runtime/api_outcome.h"
@@ -194,26 +195,8 @@ Outcome MachinePoolController::finalize(MachinePool pool, runtime::Context& cont
     }
     pool = std::move(*written);
   }
-  const auto& ref = pool.spec.template_.spec.infrastructureRef;
-  if (!ref.name.empty()) {
-    auto gone = deleteExternal(client_, ref, pool.metadata.namespace_);
-    if (!gone) {
-      return runtime::apiFailure(gone.error(), "deleting the infrastructure of MachinePool " + key);
-    }
-    if (!*gone) {
-      return Result::done();  // its removal wakes this pool (watches.h)
-    }
-  }
-  if (auto gone = deleteBootstrapSecret(client_, pool.metadata); !gone) {
-    return runtime::apiFailure(gone.error(), "deleting the bootstrap data of MachinePool " + key);
-  }
-  if (!context.leading()) {
-    return Result::done();
-  }
-  if (auto removed = runtime::removeFinalizer(pools_, pool, kMachinePoolFinalizer); !removed) {
-    return runtime::apiFailure(removed.error(), "removing the finalizer of MachinePool " + key);
-  }
-  return Result::done();
+  return releaseOwner(client_, pools_, pool, pool.spec.template_.spec.infrastructureRef,
+                      kMachinePoolFinalizer, "MachinePool", context);
 }
 
 runtime::Controller& MachinePoolController::setup(runtime::Manager& manager,
