@@ -98,7 +98,7 @@ ArmEmulator::ArmEmulator(const core::Clock& clock, ArmEmulatorOptions options, S
                   o.managedIdentityClientId = options_.managedIdentityClientId;
                   return o;
                 }()),
-      rateLimits_(clock),
+      rateLimits_(clock, options_.engine.timeScale),
       model_(engine_, skus_, options_.maxRetainedOperations),
       prunePutsAt_(kPrunePutsAt) {
   for (const auto& [op, latency] : options_.latencies) {

@@ -8,10 +8,6 @@ namespace {
 
 constexpr size_t kSweepAt = 1024;
 
-double refilled(const BucketLimits& limits, double tokens, std::chrono::duration<double> elapsed) {
-  return std::min(limits.size, tokens + std::max(0.0, elapsed.count()) * limits.refillPerSecond);
-}
-
 }  // namespace
 
 BucketLimits armLimits(RequestClass c) {
@@ -49,7 +45,15 @@ const char* className(RequestClass c) {
   return "";
 }
 
-ArmRateLimits::ArmRateLimits(const core::Clock& clock) : clock_(clock), sweepAt_(kSweepAt) {}
+ArmRateLimits::ArmRateLimits(const core::Clock& clock, double timeScale)
+    : clock_(clock), timeScale_(timeScale), sweepAt_(kSweepAt) {}
+
+double ArmRateLimits::refilled(const BucketLimits& limits, double tokens,
+                               std::chrono::steady_clock::duration elapsed) const {
+  const double emulatedSeconds =
+      std::max(0.0, std::chrono::duration<double>(elapsed).count()) * timeScale_;
+  return std::min(limits.size, tokens + emulatedSeconds * limits.refillPerSecond);
+}
 
 Admission ArmRateLimits::take(RequestClass c, std::string_view subscription,
                               std::string_view principal, bool enforce) {
@@ -75,8 +79,8 @@ Admission ArmRateLimits::take(RequestClass c, std::string_view subscription,
   }
   if (b.tokens < 1) {
     out.allowed = false;
-    out.retryAfter = std::chrono::microseconds(
-        static_cast<int64_t>(std::ceil((1 - b.tokens) / limits.refillPerSecond * 1e6)));
+    out.retryAfter = std::chrono::microseconds(static_cast<int64_t>(
+        std::ceil((1 - b.tokens) / limits.refillPerSecond / timeScale_ * 1e6)));
     return out;
   }
   b.tokens -= 1;

@@ -13,8 +13,10 @@
 // ARM's request limits: a token bucket per (subscription, principal) for each of reads, writes
 // and deletes (ARM throttling: reads hold 250 and refill 25 a second, writes and deletes 200 and
 // 10). Every answer reports what is left in x-ms-ratelimit-remaining-subscription-{reads,writes,
-// deletes}; an empty bucket gives 429 with Retry-After. Buckets fill on the injected clock; a
-// full bucket is forgotten (a new one starts full), so many principals cost no lasting memory.
+// deletes}; an empty bucket gives 429 with Retry-After. Buckets fill on the injected clock, in
+// emulated time: with a time scale of 10 a second of real time refills ten seconds' worth, as the
+// emulated world's operations run ten times faster too. A full bucket is forgotten (a new one
+// starts full), so many principals cost no lasting memory.
 // Thread-safe.
 namespace nodewright::emulators::arm {
 
@@ -38,7 +40,8 @@ struct Admission {
 
 class ArmRateLimits {
  public:
-  explicit ArmRateLimits(const core::Clock& clock);
+  // REQUIRES: timeScale > 0 (the engine's, validated there).
+  explicit ArmRateLimits(const core::Clock& clock, double timeScale = 1);
 
   // Takes a token when `enforce`; otherwise only reports what is left and always allows (the
   // fault configuration's throttling: false).
@@ -57,7 +60,12 @@ class ArmRateLimits {
   // Drops the buckets that have refilled.
   void sweepLocked(std::chrono::steady_clock::time_point now);
 
+  // Refills a bucket of `limits` over `elapsed` real time.
+  double refilled(const BucketLimits& limits, double tokens,
+                  std::chrono::steady_clock::duration elapsed) const;
+
   const core::Clock& clock_;
+  const double timeScale_;
   std::mutex mu_;
   std::map<Key, Bucket> buckets_;  // GUARDED_BY(mu_)
   size_t sweepAt_;                 // GUARDED_BY(mu_): the bucket count of the next sweep

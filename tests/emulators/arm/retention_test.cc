@@ -90,5 +90,22 @@ TEST(ArmRateLimitsTest, RefilledBucketsOfPastPrincipalsAreForgotten) {
   EXPECT_EQ(limits.take(RequestClass::Reads, "sub", "p0", true).remaining, 249);
 }
 
+TEST(ArmRateLimitsTest, RefillsInEmulatedTime) {
+  core::FakeClock clock;
+  ArmRateLimits limits(clock, 10);  // ten emulated seconds pass in one real second
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_TRUE(limits.take(RequestClass::Writes, "sub", "p", true).allowed) << i;
+  }
+  const Admission refused = limits.take(RequestClass::Writes, "sub", "p", true);
+  ASSERT_FALSE(refused.allowed);
+  // Ten writes an emulated second: the next token is 100 ms of emulated time away, 10 ms real.
+  EXPECT_EQ(refused.retryAfter, std::chrono::microseconds(10000));
+  clock.advance(100ms);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_TRUE(limits.take(RequestClass::Writes, "sub", "p", true).allowed) << i;
+  }
+  EXPECT_FALSE(limits.take(RequestClass::Writes, "sub", "p", true).allowed);
+}
+
 }  // namespace
 }  // namespace nodewright::emulators::arm
