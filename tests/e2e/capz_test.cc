@@ -18,13 +18,9 @@
 #include "api/capz/azure_cluster.h"
 #include "api/capz/azure_machine.h"
 #include "api/capz/conditions.h"
-#include "cmd/azure_controller_set.h"
-#include "emulators/arm/server.h"
+#include "e2e/capz_fixture.h"
 #include "kube/client.h"
-#include "runtime/manager.h"
-#include "support/apiserver/test_server.h"
 #include "support/kube/objects.h"
-#include "support/kube/rest_config.h"
 
 // Issue 10, story 1: a newcomer applies examples/capz/cluster.yaml with kubectl and watches the
 // AzureCluster's per-service conditions and futures progress, in dependency order, to Ready;
@@ -42,14 +38,8 @@ using api::capz::AzureCluster;
 using api::capz::AzureMachine;
 using kube::testing::eventually;
 
-constexpr const char* kClientId = "00000000-0000-0000-0000-00000000c0de";
-constexpr const char* kClientSecret = "capz-e2e-client-secret";
 constexpr const char* kName = "prod-westeurope";
 constexpr auto kPatience = 40s;
-
-std::string source(const std::string& relative) {
-  return std::string(NW_SOURCE_DIR) + "/" + relative;
-}
 
 // One status write of the AzureCluster as the watch saw it.
 struct Snapshot {
@@ -141,89 +131,15 @@ std::string historyOf(const std::vector<Snapshot>& log, const std::string& type)
   return fmt::format("{}", fmt::join(states, " -> "));
 }
 
-size_t liveArmResources(emulators::arm::ArmServer& arm) {
-  size_t total = 0;
-  for (const auto& [type, count] : arm.emulator().engine().store().liveCounts()) {
-    if (type != emulators::arm::kOperationTable) {
-      total += count;
-    }
-  }
-  return total;
-}
-
-class CapzStoryTest : public ::testing::Test {
+class CapzStoryTest : public CapzE2eTest {
  protected:
   void SetUp() override {
     emulators::arm::ArmEmulatorOptions armOptions;
     // A VM's 45 s take about a second; the clients still wait the emulator's Retry-After (at
     // least 1 s) between polls, which is what bounds the test's duration.
     armOptions.engine.timeScale = 50;
-    armOptions.clientSecrets = {{kClientId, kClientSecret}};
-    auto arm = emulators::arm::ArmServer::start(core::systemClock(), std::move(armOptions));
-    ASSERT_TRUE(arm) << arm.error().message();
-    arm_ = std::move(*arm);
-    client_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
-    controllerClient_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
+    startArm(std::move(armOptions));
   }
-
-  void TearDown() override {
-    managerThread_ = {};
-    controllers_.reset();
-    manager_.reset();
-    if (arm_) {
-      arm_->stop();
-    }
-  }
-
-  void startControllers() {
-    metrics_ = std::make_unique<runtime::Registry>();
-    runtime::ManagerOptions managerOptions;
-    managerOptions.metrics = metrics_.get();
-    managerOptions.component = "capz";
-    manager_ = std::make_unique<runtime::Manager>(*controllerClient_, managerOptions);
-    cmd::AzureControllerSetOptions options;
-    options.armEndpoint = arm_->url();
-    options.caPem = arm_->caPem();
-    options.tenantId = arm_->emulator().options().tenantId;
-    options.clientId = kClientId;
-    options.clientSecret = kClientSecret;
-    // A call window shorter than the emulator's Retry-After: every operation that is not
-    // instant parks its future in status, as a real VM's or NAT gateway's would.
-    options.lro.timeouts.call = 500ms;
-    options.lro.timeouts.requeue = 1s;
-    options.azureClusters.waitRequeue = 1s;
-    options.azureMachines.waitRequeue = 1s;
-    auto set = cmd::AzureControllerSet::create(*manager_, core::systemClock(), std::move(options));
-    ASSERT_TRUE(set) << set.error().message();
-    controllers_ = std::move(*set);
-    managerThread_ = std::jthread([this](std::stop_token stop) {
-      auto ran = manager_->run(stop);
-      EXPECT_TRUE(ran) << "controllers: " << ran.error().message();
-    });
-  }
-
-  std::string kubectl(const std::vector<std::string>& args, const std::string& input = "") {
-    auto ran = apiserver::testing::kubectl(api_, args, input);
-    EXPECT_EQ(ran.code, 0) << "kubectl " << fmt::format("{}", fmt::join(args, " ")) << ": "
-                           << ran.err;
-    return ran.out;
-  }
-
-  template <class T>
-  std::vector<T> list() {
-    auto items = kube::Typed<T>(*client_).list("default");
-    EXPECT_TRUE(items) << items.error().describe();
-    return items ? *items : std::vector<T>{};
-  }
-
-  apiserver::testing::TestApiServer api_;
-  std::unique_ptr<emulators::arm::ArmServer> arm_;
-  std::unique_ptr<kube::Client> client_;
-  std::unique_ptr<kube::Client> controllerClient_;
-  std::unique_ptr<runtime::Registry> metrics_;
-  std::unique_ptr<runtime::Manager> manager_;
-  std::unique_ptr<cmd::AzureControllerSet> controllers_;
-  std::jthread managerThread_;
 };
 
 TEST_F(CapzStoryTest, NewcomerWatchesServicesProgressThenDeletesTheCluster) {
@@ -231,7 +147,7 @@ TEST_F(CapzStoryTest, NewcomerWatchesServicesProgressThenDeletesTheCluster) {
   AzureClusterLog log(*client_);
   kubectl({"create", "secret", "generic", "prod-westeurope-md-0-bootstrap",
            "--from-literal=value=#cloud-config"});
-  kubectl({"apply", "-f", source("examples/capz/cluster.yaml")});
+  kubectl({"apply", "-f", sourcePath("examples/capz/cluster.yaml")});
   // Three workers instead of the example's twenty, before any controller sees the twenty.
   kubectl({"patch", "machinedeployment", "prod-westeurope-md-0", "--type", "merge", "-p",
            R"({"spec":{"replicas":3}})"});
