@@ -39,6 +39,18 @@ std::string kept(const Json* existing, const char* field) {
   return props != existing->end() ? str(*props, field) : std::string();
 }
 
+// A system-assigned identity gets its service principal when ARM accepts the resource, and keeps
+// it across updates; a role assignment for it names that principal.
+void assignSystemIdentity(Json& body, const Json* existing) {
+  Json* identity = object(body, "identity");
+  if (identity == nullptr || str(*identity, "type").find("SystemAssigned") == std::string::npos) {
+    return;
+  }
+  const Json* before = existing != nullptr ? member(*existing, "identity") : nullptr;
+  const std::string principal = before != nullptr ? str(*before, "principalId") : "";
+  (*identity)["principalId"] = principal.empty() ? newUuid() : principal;
+}
+
 std::string ipv4(uint32_t v) {
   return fmt::format("{}.{}.{}.{}", v >> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255);
 }
@@ -123,6 +135,9 @@ ArmResult<void> ArmModel::decorate(const ResourcePath& path, Json& body, const J
   if (instance && existing->contains("instanceId")) {
     // SDKs drop read-only fields from what they PUT: what the scale set gave stays.
     body["instanceId"] = (*existing)["instanceId"];
+  }
+  if (type.nameSpace() == "Microsoft.Compute" && type.depth() == 1) {
+    assignSystemIdentity(body, existing);
   }
   // Taken after the body's last new member: an ordered object moves its members on insertion.
   Json& props = body["properties"];

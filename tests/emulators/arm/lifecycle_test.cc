@@ -67,6 +67,23 @@ TEST_F(ArmLifecycleTest, PutAnswers201CreatingThenSucceedsOnTheClock) {
   EXPECT_EQ(update.json()["properties"]["vmId"], body["properties"]["vmId"]);
 }
 
+TEST_F(ArmLifecycleTest, SystemAssignedIdentityGetsAPrincipalThatUpdatesKeep) {
+  createNetwork();
+  api::Json body = vmBody();
+  body["identity"] = {{"type", "SystemAssigned"}};
+  HttpsReply put = call("PUT", compute("virtualMachines/vm"), body);
+  ASSERT_EQ(put.status, 201) << put.body;
+  const std::string principal = put.json()["identity"].value("principalId", "");
+  EXPECT_EQ(principal.size(), 36u) << put.body;
+  advance(45s);
+  HttpsReply update = call("PUT", compute("virtualMachines/vm"), body);
+  EXPECT_EQ(update.json()["identity"].value("principalId", ""), principal) << update.body;
+
+  HttpsReply plain = call("PUT", compute("virtualMachines/other"), vmBody());
+  ASSERT_EQ(plain.status, 201) << plain.body;
+  EXPECT_FALSE(plain.json().contains("identity")) << plain.body;
+}
+
 TEST_F(ArmLifecycleTest, DeleteAnswers202ThenLocationGives204AndGet404) {
   createNetwork();
   HttpsReply del = call("DELETE", network("networkInterfaces/nic"));
