@@ -256,15 +256,10 @@ kube::ApiStatus AzureClusterController::setControlPlaneEndpoint(AzureCluster& cl
 }
 
 kube::ApiStatus AzureClusterController::writeStatus(AzureCluster& cluster) {
-  auto written = kube::updateStatusWithRetry(client_, clusters_.kind(), cluster.metadata.namespace_,
-                                             cluster.metadata.name, [&](api::Object& object) {
-                                               AzureCluster* stored = object.as<AzureCluster>();
-                                               if (stored == nullptr) {
-                                                 return false;
-                                               }
-                                               stored->status = cluster.status;
-                                               return true;
-                                             });
+  // Through the resourceVersion this reconcile read (advanced by its own writes): a replica
+  // working from an older read gets Conflict and requeues instead of overwriting newer futures
+  // and conditions, as the AzureMachine controller does.
+  auto written = clusters_.updateStatus(cluster);
   if (!written) {
     if (written.error().is(kube::Reason::NotFound)) {
       return {};
@@ -272,9 +267,7 @@ kube::ApiStatus AzureClusterController::writeStatus(AzureCluster& cluster) {
     return tl::unexpected(written.error());
   }
   // Later writes (the finalizer) go on top of this one.
-  if (const AzureCluster* stored = written->as<AzureCluster>()) {
-    cluster.metadata = stored->metadata;
-  }
+  cluster.metadata = written->metadata;
   return {};
 }
 
