@@ -294,10 +294,12 @@ runtime::Outcome AzureClusterController::after(const Pass& pass) const {
   return runtime::Result::waiting(pass.requeueAfter.value_or(options_.waitRequeue));
 }
 
-runtime::Controller& AzureClusterController::setup(runtime::Manager& manager) {
+runtime::Controller& AzureClusterController::setup(runtime::Manager& manager,
+                                                   runtime::Reconciler* as) {
   runtime::ControllerOptions controllerOptions;
   controllerOptions.workers = options_.workers;
-  runtime::Controller& controller = manager.addController(kName, *this, controllerOptions);
+  runtime::Controller& controller =
+      manager.addController(kName, as != nullptr ? *as : *this, controllerOptions);
   controller.watchFor(manager.informerFor<AzureCluster>());
   // A Cluster's changes (adoption, unpausing) wake the AzureCluster it points at.
   controller.watchMapped(manager.informerFor<api::capi::Cluster>(), [](const api::Object& object) {

@@ -49,7 +49,9 @@ class AzureClusterController final : public runtime::Reconciler {
 
   // Reconciles AzureClusters on their own events and their owner Clusters'. Call before
   // manager.run().
-  runtime::Controller& setup(runtime::Manager& manager);
+  // `as`: the reconciler registered in its place (a wrapper of this one, such as
+  // runtime::CoalescingReconciler); null registers this one.
+  runtime::Controller& setup(runtime::Manager& manager, runtime::Reconciler* as = nullptr);
 
  private:
   using AzureCluster = api::capz::AzureCluster;

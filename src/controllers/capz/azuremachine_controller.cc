@@ -165,14 +165,28 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
     (void)persist(machine, false);
     return core::fail(pass.error().wrap("building the services of AzureMachine " + key));
   }
+  // A VM that ARM has, though its PUT failed, was started and ended Failed: worth another PUT.
+  // Only a VM ARM never took (the request refused) is a terminal failure.
+  am::VmPutFailure failure = am::VmPutFailure::Refused;
+  if (am::failedVmPut(*pass) != nullptr &&
+      am::vmExists(engine_, scope) != std::optional<bool>(false)) {
+    failure = am::VmPutFailure::Operation;
+  }
   const core::Time observed(clock_.now());
-  am::applyCreatePass(machine, scope, *pass, observed);
+  am::applyCreatePass(machine, scope, *pass, observed, failure);
   am::setReadySummary(machine.status.conditions, observed);
   if (auto written = persist(machine, machine.spec.providerID != providerIDBefore); !written) {
     return runtime::apiFailure(written.error(), "writing the status of AzureMachine " + key);
   }
   if (machine.status.failureReason) {
     return Result::done();
+  }
+  if (am::retryingProvisioning(machine)) {
+    // CAPZ drops the failed operation's future and PUTs again on a later reconcile; the wait
+    // keeps a failing region from being asked in a tight loop.
+    context.log().warn("the VM failed to provision; trying again in {} ms",
+                       options_.waitRequeue.count());
+    return Result::after(options_.waitRequeue);
   }
   return after(*pass);
 }
@@ -324,10 +338,12 @@ Result AzureMachineController::after(const Pass& pass) const {
   return Result::waiting(pass.requeueAfter.value_or(options_.waitRequeue));
 }
 
-runtime::Controller& AzureMachineController::setup(runtime::Manager& manager) {
+runtime::Controller& AzureMachineController::setup(runtime::Manager& manager,
+                                                   runtime::Reconciler* as) {
   runtime::ControllerOptions options;
   options.workers = options_.workers;
-  runtime::Controller& controller = manager.addController(kName, *this, options);
+  runtime::Controller& controller =
+      manager.addController(kName, as != nullptr ? *as : *this, options);
   controller.watchFor(manager.informerFor<AzureMachine>());
   // A Machine's bootstrap data or owner reference arriving: its infrastructure machine.
   controller.watchMapped(manager.informerFor<Machine>(), [](const api::Object& object) {

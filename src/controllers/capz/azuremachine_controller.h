@@ -24,7 +24,9 @@
 // (WaitingForBootstrapData); adds the finalizer, runs one pass over the services and records it:
 // futures and conditions after every pass, so another process resumes from the stored futures;
 // spec.providerID, addresses, vmState and ready once the VM exists and every service is Done.
-// A terminal VM failure sets failureReason/failureMessage and stops reconciling the machine.
+// A VM whose operation ended Failed shows VMProvisionFailed (Warning, the error in the message)
+// and is PUT again after waitRequeue; a VM PUT that ARM refused (an invalid size or parameter)
+// is terminal: failureReason/failureMessage are set and the machine is not reconciled again.
 // Delete: the services in reverse, then the availability set if no VM is left in it, then the
 // finalizer. Invariant: the finalizer is on the object before any Azure resource is requested.
 namespace nodewright::controllers::capz {
@@ -52,7 +54,9 @@ class AzureMachineController final : public runtime::Reconciler {
 
   // Reconciles AzureMachines on their own events and their owner Machines'. Call before
   // manager.run().
-  runtime::Controller& setup(runtime::Manager& manager);
+  // `as`: the reconciler registered in its place (a wrapper of this one, such as
+  // runtime::CoalescingReconciler); null registers this one.
+  runtime::Controller& setup(runtime::Manager& manager, runtime::Reconciler* as = nullptr);
 
  private:
   struct Owners {

@@ -14,6 +14,7 @@
 #include "controllers/capz/azuremachine/machine_status.h"
 #include "controllers/capz/azuremachine_controller.h"
 #include "emulators/engine/faults.h"
+#include "lro/conditions.h"
 #include "support/apiserver/test_server.h"
 #include "support/kube/rest_config.h"
 
@@ -293,7 +294,9 @@ TEST_F(AzureMachineControllerTest, DeleteKeepsTheFinalizerUntilTheAzureClusterIs
       "m-2", [&] { return !stored("m-2").has_value(); }, 3));
 }
 
-TEST_F(AzureMachineControllerTest, TerminalVmFailureSetsFailureReasonAndMessage) {
+// The VM's operation runs and ends Failed (no capacity): CAPZ reports it and PUTs again on a
+// later reconcile, never in a tight loop; once the region has capacity the machine is Ready.
+TEST_F(AzureMachineControllerTest, FailedProvisioningIsReportedThenRetriedUntilReady) {
   emulators::FaultConfig faults;
   emulators::ErrorRule rule;
   rule.code = "AllocationFailed";
@@ -304,22 +307,68 @@ TEST_F(AzureMachineControllerTest, TerminalVmFailureSetsFailureReasonAndMessage)
   createMachine("m-fail");
   setClusterReady();
   setBootstrapData("m-fail");
+  ASSERT_TRUE(reconcileUntil(
+      "m-fail", [&] { return vmRunningReason("m-fail") == kVMProvisionFailedReason; }));
+  auto machine = stored("m-fail");
+  ASSERT_TRUE(machine);
+  const auto* vmRunning = condition(*machine, kVMRunningCondition);
+  ASSERT_NE(vmRunning, nullptr);
+  EXPECT_NE(vmRunning->message.find("AllocationFailed"), std::string::npos) << vmRunning->message;
+  EXPECT_EQ(vmRunning->severity, lro::kSeverityWarning);
+  EXPECT_FALSE(machine->status.failureReason) << "a failed operation is not terminal";
+  EXPECT_FALSE(machine->status.ready);
+  EXPECT_TRUE(machine->status.longRunningOperationStates.empty())
+      << "the failed operation's future is dropped";
+
+  // Retried after a wait, not at once: the requeue is the controller's, not the queue's backoff.
+  const std::string vm = kRgId + "/providers/Microsoft.Compute/virtualMachines/m-fail";
+  const int64_t puts = putsOf(vm);
+  runtime::Outcome again = reconcile("m-fail");
+  ASSERT_TRUE(again.has_value()) << again.error().message();
+  EXPECT_GT(again->requeueAfter.count(), 0);
+  EXPECT_EQ(putsOf(vm), puts + 1) << "the Failed VM is PUT again";
+
+  server_->emulator().engine().faults().replace(emulators::FaultConfig{});
   ASSERT_TRUE(reconcileUntil("m-fail", [&] {
     auto m = stored("m-fail");
+    return m && m->status.ready;
+  }));
+  EXPECT_EQ(vmRunningReason("m-fail"), "True");
+  EXPECT_FALSE(stored("m-fail")->status.failureReason);
+}
+
+// ARM refuses the VM's PUT (an invalid parameter): no retry can help, so the machine fails
+// for good with failureReason and failureMessage, and nothing more is sent.
+TEST_F(AzureMachineControllerTest, RefusedVmIsATerminalFailure) {
+  emulators::FaultConfig faults;
+  emulators::ErrorRule rule;
+  rule.code = "InvalidParameter";
+  rule.message = "The value of parameter vmSize is invalid.";
+  rule.status = 400;
+  rule.probability = 1;
+  faults.errors["VirtualMachines_CreateOrUpdate"] = {rule};
+  server_->emulator().engine().faults().replace(faults);
+  createMachine("m-bad");
+  setClusterReady();
+  setBootstrapData("m-bad");
+  ASSERT_TRUE(reconcileUntil("m-bad", [&] {
+    auto m = stored("m-bad");
     return m && m->status.failureReason.has_value();
   }));
-  auto machine = stored("m-fail");
+  auto machine = stored("m-bad");
   EXPECT_EQ(machine->status.failureReason, std::optional<std::string>(kCreateMachineError));
   ASSERT_TRUE(machine->status.failureMessage);
-  EXPECT_FALSE(machine->status.failureMessage->empty());
-  EXPECT_EQ(vmRunningReason("m-fail"), kVMProvisionFailedReason);
+  EXPECT_NE(machine->status.failureMessage->find("InvalidParameter"), std::string::npos)
+      << *machine->status.failureMessage;
+  EXPECT_EQ(vmRunningReason("m-bad"), kVMProvisionFailedReason);
   EXPECT_FALSE(machine->status.ready);
   // Terminal: nothing more is sent.
-  const int64_t puts = putsOf(kRgId + "/providers/Microsoft.Compute/virtualMachines/m-fail");
-  runtime::Outcome again = reconcile("m-fail");
+  const std::string vm = kRgId + "/providers/Microsoft.Compute/virtualMachines/m-bad";
+  const int64_t puts = putsOf(vm);
+  runtime::Outcome again = reconcile("m-bad");
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->requeueAfter.count(), 0);
-  EXPECT_EQ(putsOf(kRgId + "/providers/Microsoft.Compute/virtualMachines/m-fail"), puts);
+  EXPECT_EQ(putsOf(vm), puts);
 }
 
 }  // namespace

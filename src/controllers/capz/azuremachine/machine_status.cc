@@ -54,15 +54,24 @@ void setVMRunningFalse(api::capz::AzureMachine& machine, std::string_view reason
   lro::setCapiCondition(machine.status.conditions, std::move(c), now);
 }
 
+const lro::Outcome* failedVmPut(const Pass& pass) {
+  const lro::Outcome* put = outcomeOf(pass, kVirtualMachineService);
+  return put != nullptr && put->kind == lro::Outcome::Kind::Failed ? put : nullptr;
+}
+
 void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope, const Pass& pass,
-                     core::Time now) {
+                     core::Time now, VmPutFailure failure) {
   auto& status = machine.status;
   std::optional<VmObservation> vm = observeVm(scope, pass);
   if (!vm) {
     status.ready = false;
-    const lro::Outcome* put = outcomeOf(pass, kVirtualMachineService);
-    if (put != nullptr && put->kind == lro::Outcome::Kind::Failed) {
-      fail(machine, put->message, now);
+    if (const lro::Outcome* put = failedVmPut(pass)) {
+      if (failure == VmPutFailure::Refused) {
+        fail(machine, put->message, now);
+      } else {
+        setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityWarning,
+                          put->message);
+      }
     } else {
       setVMRunningFalse(machine, kVMCreatingReason, now);
     }
@@ -75,7 +84,10 @@ void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope
     setVMRunningTrue(machine, now);
     status.ready = pass.done;
   } else if (vm->vmState == "Failed") {
-    fail(machine, "VM provisioning state is Failed", now);
+    // Seen without a PUT of this pass failing (another process's operation): retried as well.
+    status.ready = false;
+    setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityWarning,
+                      "VM provisioning state is Failed");
   } else {
     status.ready = false;
     const char* reason = vm->vmState == "Updating"   ? kVMUpdatingReason
@@ -83,6 +95,18 @@ void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope
                                                      : kVMCreatingReason;
     setVMRunningFalse(machine, reason, now);
   }
+}
+
+bool retryingProvisioning(const api::capz::AzureMachine& machine) {
+  if (machine.status.failureReason) {
+    return false;
+  }
+  for (const auto& c : machine.status.conditions) {
+    if (c.type == kVMRunningCondition) {
+      return c.status == "False" && c.reason == kVMProvisionFailedReason;
+    }
+  }
+  return false;
 }
 
 void setReadySummary(std::vector<api::capi::CapiCondition>& conditions, core::Time now) {

@@ -156,6 +156,18 @@ std::string vmId(const MachineScope& scope) {
   return idOf(scope, kVirtualMachines, scope.vmName());
 }
 
+std::optional<bool> vmExists(lro::Engine& engine, const MachineScope& scope) {
+  // A spec that never asks for a write: the engine only reads. Its own futures, so nothing the
+  // machine has parked is touched.
+  DeleteOnlyResource vm(refFor(scope, vmId(scope), kVirtualMachineService, scope.vmName()));
+  lro::Futures scratch;
+  lro::Outcome read = engine.createOrUpdate(vm, scratch);
+  if (!read.done()) {
+    return std::nullopt;
+  }
+  return read.result.is_object();
+}
+
 bool needsRoleAssignment(const MachineScope& scope) {
   return scope.machine->spec.identity == "SystemAssigned";
 }

@@ -45,4 +45,9 @@ std::optional<VmObservation> observeVm(const MachineScope& scope, const Pass& pa
 // The VM's resource id.
 std::string vmId(const MachineScope& scope);
 
+// Whether ARM has the machine's VM, in any provisioning state; nullopt when the read failed.
+// Tells a VM whose operation ran and ended Failed (it exists) from a PUT ARM refused (it does
+// not).
+std::optional<bool> vmExists(lro::Engine& engine, const MachineScope& scope);
+
 }  // namespace nodewright::controllers::capz::azuremachine

@@ -2,9 +2,22 @@
 
 namespace nodewright::controllers::capz::azuremachine {
 
+namespace {
+
+bool provisioningFailed(const api::Json& existing) {
+  auto props = existing.is_object() ? existing.find("properties") : existing.end();
+  if (props == existing.end() || !props->is_object()) {
+    return false;
+  }
+  auto state = props->find("provisioningState");
+  return state != props->end() && state->is_string() && state->get<std::string>() == "Failed";
+}
+
+}  // namespace
+
 core::Result<std::optional<api::Json>> CreateOnlyResource::parameters(
     const api::Json& existing) const {
-  if (!existing.is_null()) {
+  if (!existing.is_null() && !provisioningFailed(existing)) {
     return std::optional<api::Json>();
   }
   return std::optional<api::Json>(body_);

@@ -11,10 +11,11 @@
 // matches" (arm_resource.h's DesiredResource).
 namespace nodewright::controllers::capz::azuremachine {
 
-// PUT only while the resource does not exist. CAPZ never updates a machine's public IP, NIC,
-// availability set, VM, extension or role assignment ("already exists, nothing to update"): the
-// cloud fills in fields (a VM drops customData) that would otherwise mean a PUT every pass, and a
-// VM that failed to provision is reported, not sent again.
+// PUT only while the resource does not exist, or exists with provisioningState Failed. CAPZ
+// never updates a machine's public IP, NIC, availability set, VM, extension or role assignment
+// ("already exists, nothing to update"): the cloud fills in fields (a VM drops customData) that
+// would otherwise mean a PUT every pass. A resource whose operation ended Failed is sent again
+// as it was, which is how ARM recovers it (the controller spaces those attempts).
 class CreateOnlyResource final : public lro::ResourceSpec {
  public:
   CreateOnlyResource(lro::ResourceRef ref, api::Json body)

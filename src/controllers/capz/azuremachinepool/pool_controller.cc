@@ -314,10 +314,11 @@ kube::ApiStatus PoolController::setFinalizer(const AzureMachinePool& pool, bool 
   return runtime::setFinalizerWithRetry(client_, pool, kPoolFinalizer, present);
 }
 
-runtime::Controller& PoolController::setup(runtime::Manager& manager) {
+runtime::Controller& PoolController::setup(runtime::Manager& manager, runtime::Reconciler* as) {
   runtime::ControllerOptions options;
   options.workers = options_.workers;
-  runtime::Controller& controller = manager.addController(kName, *this, options);
+  runtime::Controller& controller =
+      manager.addController(kName, as != nullptr ? *as : *this, options);
   controller.watchFor(manager.informerFor<AzureMachinePool>());
   // Replicas and bootstrap data come from the MachinePool.
   controller.watchMapped(manager.informerFor<MachinePool>(), [](const api::Object& object) {
@@ -328,6 +329,10 @@ runtime::Controller& PoolController::setup(runtime::Manager& manager) {
     }
     return out;
   });
+  // An instance deleted through its AzureMachinePoolMachine leaves the scale set one short and
+  // the providerIDList stale: the pool looks again when one of its machines changes or goes
+  // (CAPZ's AzureMachinePoolMachineMapper).
+  controller.watchOwned(manager.informerFor<AzureMachinePoolMachine>(), "AzureMachinePool");
   return controller;
 }
 

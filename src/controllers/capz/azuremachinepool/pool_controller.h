@@ -45,7 +45,9 @@ class PoolController final : public runtime::Reconciler {
   // runtime::Reconciler
   runtime::Outcome reconcile(const runtime::Request& request, runtime::Context& context) override;
 
-  runtime::Controller& setup(runtime::Manager& manager);
+  // `as`: the reconciler registered in its place (a wrapper of this one, such as
+  // runtime::CoalescingReconciler); null registers this one.
+  runtime::Controller& setup(runtime::Manager& manager, runtime::Reconciler* as = nullptr);
 
  private:
   struct Owners {

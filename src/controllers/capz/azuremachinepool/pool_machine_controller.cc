@@ -189,10 +189,12 @@ kube::ApiStatus PoolMachineController::setFinalizer(const AzureMachinePoolMachin
   return runtime::setFinalizerWithRetry(client_, machine, kPoolMachineFinalizer, present);
 }
 
-runtime::Controller& PoolMachineController::setup(runtime::Manager& manager) {
+runtime::Controller& PoolMachineController::setup(runtime::Manager& manager,
+                                                  runtime::Reconciler* as) {
   runtime::ControllerOptions options;
   options.workers = options_.workers;
-  runtime::Controller& controller = manager.addController(kName, *this, options);
+  runtime::Controller& controller =
+      manager.addController(kName, as != nullptr ? *as : *this, options);
   controller.watchFor(manager.informerFor<AzureMachinePoolMachine>());
   return controller;
 }
