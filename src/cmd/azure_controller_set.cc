@@ -1,5 +1,8 @@
 #include "cmd/azure_controller_set.h"
 
+#include "api/capz/azure_cluster.h"
+#include "api/capz/azure_machine.h"
+#include "api/capz/azure_machine_pool.h"
 #include "cloud/azure/entra_credentials.h"
 #include "cloud/azure/scale_set_instances.h"
 
@@ -37,7 +40,7 @@ core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
   transport.caPem = options.caPem;
   self->transport_ = cloud::azure::makeCurlTransport(transport);
   cloud::azure::EntraOptions entra;
-  entra.authorityHost = options.armEndpoint;
+  entra.authorityHost = options.authorityHost.empty() ? options.armEndpoint : options.authorityHost;
   entra.tenantId = options.tenantId;
   entra.clientId = options.clientId;
   self->credential_ =
@@ -56,19 +59,47 @@ core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
   self->capi_ = controllers::capi::setupCapiControllers(manager, client, clock, options.capi);
   self->azureClusters_ = std::make_unique<controllers::capz::AzureClusterController>(
       client, *self->runner_, *self->arm_, clock, options.azureClusters);
-  self->azureClusters_->setup(manager);
   self->azureMachines_ = std::make_unique<controllers::capz::AzureMachineController>(
       client, *self->runner_, *self->engine_, clock, options.azureMachines);
-  self->azureMachines_->setup(manager);
   self->scaleSetInstances_ =
       std::make_unique<ArmScaleSetInstances>(*self->arm_, options.listTimeout);
   self->azureMachinePools_ = std::make_unique<pool::PoolController>(
       client, *self->runner_, *self->scaleSetInstances_, clock, options.azureMachinePools);
-  self->azureMachinePools_->setup(manager);
   self->azureMachinePoolMachines_ = std::make_unique<pool::PoolMachineController>(
       client, *self->runner_, *self->engine_, clock, options.azureMachinePoolMachines);
-  self->azureMachinePoolMachines_->setup(manager);
+  const auto window = options.debouncingTimer;
+  self->azureClusters_->setup(
+      manager, self->debounce(manager.informerFor<api::capz::AzureCluster>(), *self->azureClusters_,
+                              clock, window));
+  self->azureMachines_->setup(
+      manager, self->debounce(manager.informerFor<api::capz::AzureMachine>(), *self->azureMachines_,
+                              clock, window));
+  self->azureMachinePools_->setup(manager,
+                                  self->debounce(manager.informerFor<api::capz::AzureMachinePool>(),
+                                                 *self->azureMachinePools_, clock, window));
+  self->azureMachinePoolMachines_->setup(
+      manager, self->debounce(manager.informerFor<api::capz::AzureMachinePoolMachine>(),
+                              *self->azureMachinePoolMachines_, clock, window));
   return self;
+}
+
+runtime::Reconciler* AzureControllerSet::debounce(kube::Informer& own, runtime::Reconciler& inner,
+                                                  const core::Clock& clock,
+                                                  std::chrono::milliseconds window) {
+  if (window <= std::chrono::milliseconds::zero()) {
+    return nullptr;
+  }
+  const kube::Informer* informer = &own;
+  auto lookup = [informer](const runtime::Request& request) {
+    std::optional<runtime::ObjectVersion> version;
+    if (auto object = informer->cache().get(request.key())) {
+      version = runtime::versionOf(object->metadata());
+    }
+    return version;
+  };
+  debounced_.push_back(
+      std::make_unique<runtime::CoalescingReconciler>(inner, clock, window, std::move(lookup)));
+  return debounced_.back().get();
 }
 
 AzureControllerSet::~AzureControllerSet() {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cloud/azure/arm_client.h"
 #include "cloud/azure/credentials.h"
@@ -16,6 +17,7 @@
 #include "controllers/capz/service.h"
 #include "core/error.h"
 #include "lro/engine.h"
+#include "runtime/coalescing.h"
 #include "runtime/manager.h"
 
 // Cluster API on Azure on one manager: the CAPI core controllers (Cluster, MachineDeployment,
@@ -25,8 +27,10 @@
 namespace nodewright::cmd {
 
 struct AzureControllerSetOptions {
-  std::string armEndpoint;  // https://HOST:PORT; also the Entra authority host
-  std::string caPem;        // trusted instead of the system store (the emulator's CA); may be empty
+  std::string armEndpoint;  // https://HOST:PORT
+  // The Entra authority (AZURE_AUTHORITY_HOST); empty: armEndpoint, as the emulator serves both.
+  std::string authorityHost;
+  std::string caPem;  // trusted instead of the system store (the emulator's CA); may be empty
   std::string tenantId;
   std::string clientId;
   std::string clientSecret;  // never logged
@@ -39,6 +43,9 @@ struct AzureControllerSetOptions {
   controllers::capz::azuremachinepool::PoolMachineControllerOptions azureMachinePoolMachines;
   // Of one listing of a scale set's instances, every page included.
   std::chrono::milliseconds listTimeout{std::chrono::seconds(10)};
+  // CAPZ's --debouncing-timer for the four CAPZ controllers (runtime::CoalescingReconciler):
+  // repeats of a settled reconcile within it wait for its end. Zero: off.
+  std::chrono::milliseconds debouncingTimer{0};
 };
 
 class AzureControllerSet {
@@ -54,6 +61,11 @@ class AzureControllerSet {
  private:
   AzureControllerSet() = default;
 
+  // `inner` behind a CoalescingReconciler that reads `own`'s cache, kept by the set; null (no
+  // wrapper) when `window` is zero.
+  runtime::Reconciler* debounce(kube::Informer& own, runtime::Reconciler& inner,
+                                const core::Clock& clock, std::chrono::milliseconds window);
+
   cloud::azure::TransportPtr transport_;
   cloud::azure::TokenCredentialPtr credential_;
   std::unique_ptr<cloud::azure::ArmClient> arm_;
@@ -66,6 +78,8 @@ class AzureControllerSet {
   std::unique_ptr<controllers::capz::azuremachinepool::PoolController> azureMachinePools_;
   std::unique_ptr<controllers::capz::azuremachinepool::PoolMachineController>
       azureMachinePoolMachines_;
+  // Last: the wrappers go before the controllers they wrap.
+  std::vector<std::unique_ptr<runtime::CoalescingReconciler>> debounced_;
 };
 
 }  // namespace nodewright::cmd

@@ -2,14 +2,20 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "cmd/aws_flags.h"
+#include "cmd/azure_controller_flags.h"
+#include "cmd/azure_controller_set.h"
 #include "cmd/command.h"
 #include "cmd/controller_set.h"
 #include "cmd/listen_address.h"
@@ -21,13 +27,16 @@
 // `nodewright controller`: the Karpenter controllers for AWS against a cluster named by a
 // kubeconfig (or in-cluster), with Karpenter's flags. The EC2, SSM and Pricing endpoints follow
 // the SDK's rules (flag, AWS_ENDPOINT_URL_*, profile), so the same binary talks to AWS, the
-// project's emulator or moto_server.
+// project's emulator or moto_server. With --cloud azure: Cluster API and CAPZ with CAPZ's flags,
+// against Azure Resource Manager or the ARM emulator.
 namespace nodewright::cmd {
 namespace {
 
 struct ControllerFlags {
+  std::string cloud = "aws";
   std::string kubeconfig;
   AwsFlags aws;
+  AzureControllerFlags azure;
   LroFlags lro;
   std::string clusterEndpoint;
   std::string clusterCaBundle;
@@ -49,7 +58,117 @@ std::chrono::milliseconds millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
+// The endpoints and leader election both clouds share; false after writing the error.
+bool commonManagerOptions(const ControllerFlags& flags, const std::string& electionName,
+                          runtime::ManagerOptions& managerOptions, Context& ctx) {
+  for (auto [flag, target] : {std::pair{&flags.metricsAddress, &managerOptions.metricsEndpoint},
+                              std::pair{&flags.healthAddress, &managerOptions.healthEndpoint}}) {
+    if (flag->empty()) {
+      continue;
+    }
+    auto address = parseListenAddress(*flag);
+    if (!address) {
+      ctx.err << "error: " << address.error().message() << "\n";
+      return false;
+    }
+    runtime::EndpointsOptions endpoint;
+    endpoint.host = address->host;
+    endpoint.port = address->port;
+    *target = endpoint;
+  }
+  if (flags.leaderElect) {
+    runtime::LeaderElectionConfig election;
+    election.name = electionName;
+    election.ns = "kube-system";
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    election.identity = std::string(host) + "_" + std::to_string(getpid());
+    managerOptions.leaderElection = election;
+  }
+  return true;
+}
+
+// Runs `manager` until SIGINT/SIGTERM or until it fails on its own; `beforeStop` runs first
+// when it is asked to stop.
+int runUntilSignalled(runtime::Manager& manager, SignalWaiter& waiter, Context& ctx,
+                      const std::function<void()>& beforeStop = {}) {
+  core::Status result;
+  std::atomic<bool> ended{false};
+  std::jthread running([&](std::stop_token stop) {
+    result = manager.run(stop);
+    ended = true;
+  });
+  while (!ended && !waiter.waitFor(std::chrono::milliseconds(200))) {
+  }
+  if (beforeStop) {
+    beforeStop();
+  }
+  running.request_stop();
+  running.join();
+  if (!result) {
+    ctx.err << "error: " << result.error().message() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+std::unique_ptr<kube::Client> connect(const ControllerFlags& flags, Context& ctx, int& code) {
+  auto config = kube::loadConfig(flags.kubeconfig);
+  if (!config) {
+    ctx.err << "error: kubeconfig: " << config.error().message() << "\n";
+    code = kExitUsage;
+    return nullptr;
+  }
+  auto client = kube::Client::create(*config);
+  if (!client) {
+    ctx.err << "error: " << client.error().message() << "\n";
+    code = kExitFailed;
+    return nullptr;
+  }
+  return std::move(*client);
+}
+
+int runAzureController(const ControllerFlags& flags, Context& ctx) {
+  auto settings = azureControllerSettings(
+      flags.azure, flags.lro, [](std::string_view name) -> std::optional<std::string> {
+        const char* value = std::getenv(std::string(name).c_str());
+        return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+      });
+  if (!settings) {
+    ctx.err << "error: " << settings.error().message() << "\n";
+    return kExitUsage;
+  }
+  SignalWaiter waiter;
+  int code = kExitOk;
+  auto client = connect(flags, ctx, code);
+  if (!client) {
+    return code;
+  }
+  runtime::ManagerOptions managerOptions;
+  // CAPZ's leader election id.
+  if (!commonManagerOptions(flags, "controller-leader-election-capz", managerOptions, ctx)) {
+    return kExitUsage;
+  }
+  managerOptions.component = "capz";
+  managerOptions.informerDefaults.resyncPeriod = settings->syncPeriod;
+  runtime::Manager manager(*client, managerOptions);
+  const std::string armEndpoint = settings->controllers.armEndpoint;
+  auto set =
+      AzureControllerSet::create(manager, core::systemClock(), std::move(settings->controllers));
+  if (!set) {
+    ctx.err << "error: " << set.error().message() << "\n";
+    return kExitFailed;
+  }
+  ctx.out << "nodewright controller: cloud azure, ARM " << armEndpoint << "\n";
+  ctx.out.flush();
+  // Reconciles waiting out a poll window park their operations, so the workers end promptly.
+  return runUntilSignalled(manager, waiter, ctx, [&set] { (*set)->engine().stop(); });
+}
+
 int runController(const ControllerFlags& flags, Context& ctx) {
+  if (flags.cloud == "azure") {
+    return runAzureController(flags, ctx);
+  }
   if (flags.aws.clusterName.empty()) {
     ctx.err << "error: --cluster-name: required (the cluster whose nodes this controller owns)\n";
     return kExitUsage;
@@ -61,43 +180,17 @@ int runController(const ControllerFlags& flags, Context& ctx) {
   }
   SignalWaiter waiter;
   core::SystemClock clock;
-  auto config = kube::loadConfig(flags.kubeconfig);
-  if (!config) {
-    ctx.err << "error: kubeconfig: " << config.error().message() << "\n";
-    return kExitUsage;
-  }
-  auto client = kube::Client::create(*config);
+  int code = kExitOk;
+  auto client = connect(flags, ctx, code);
   if (!client) {
-    ctx.err << "error: " << client.error().message() << "\n";
-    return kExitFailed;
+    return code;
   }
   runtime::ManagerOptions managerOptions;
-  for (auto [flag, target] : {std::pair{&flags.metricsAddress, &managerOptions.metricsEndpoint},
-                              std::pair{&flags.healthAddress, &managerOptions.healthEndpoint}}) {
-    if (flag->empty()) {
-      continue;
-    }
-    auto address = parseListenAddress(*flag);
-    if (!address) {
-      ctx.err << "error: " << address.error().message() << "\n";
-      return kExitUsage;
-    }
-    runtime::EndpointsOptions endpoint;
-    endpoint.host = address->host;
-    endpoint.port = address->port;
-    *target = endpoint;
-  }
-  if (flags.leaderElect) {
-    runtime::LeaderElectionConfig election;
-    election.name = "karpenter-leader-election";
-    election.ns = "kube-system";
-    char host[256] = {};
-    gethostname(host, sizeof(host) - 1);
-    election.identity = std::string(host) + "_" + std::to_string(getpid());
-    managerOptions.leaderElection = election;
+  if (!commonManagerOptions(flags, "karpenter-leader-election", managerOptions, ctx)) {
+    return kExitUsage;
   }
   managerOptions.component = "karpenter";
-  runtime::Manager manager(**client, managerOptions);
+  runtime::Manager manager(*client, managerOptions);
   auto transport = nodewright::aws::makeCurlTransport();
   auto aws = awsOptions(flags.aws, *transport, clock);
   if (!aws) {
@@ -137,21 +230,7 @@ int runController(const ControllerFlags& flags, Context& ctx) {
   ctx.out << "nodewright controller: cluster " << flags.aws.clusterName << ", EC2 " << ec2Endpoint
           << "\n";
   ctx.out.flush();
-  core::Status result;
-  std::atomic<bool> ended{false};
-  std::jthread running([&](std::stop_token stop) {
-    result = manager.run(stop);
-    ended = true;
-  });
-  while (!ended && !waiter.waitFor(std::chrono::milliseconds(200))) {
-  }
-  running.request_stop();
-  running.join();
-  if (!result) {
-    ctx.err << "error: " << result.error().message() << "\n";
-    return kExitFailed;
-  }
-  return kExitOk;
+  return runUntilSignalled(manager, waiter, ctx);
 }
 
 }  // namespace
@@ -159,10 +238,18 @@ int runController(const ControllerFlags& flags, Context& ctx) {
 void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
   auto flags = std::make_shared<ControllerFlags>();
   CLI::App* sub = app.add_subcommand(
-      "controller", "Run the Karpenter controllers for AWS against a cluster and EC2");
+      "controller",
+      "Run the Karpenter controllers for AWS against a cluster and EC2, or (--cloud azure) Cluster "
+      "API and CAPZ against Azure");
+  sub->add_option("--cloud", flags->cloud,
+                  "aws: Karpenter on EC2; azure: Cluster API and CAPZ on Azure Resource Manager "
+                  "(credentials from AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET)")
+      ->check(CLI::IsMember({"aws", "azure"}))
+      ->capture_default_str();
   sub->add_option("--kubeconfig", flags->kubeconfig,
                   "Kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
   addAwsFlags(*sub, flags->aws);
+  addAzureControllerFlags(*sub, flags->azure);
   sub->add_option("--cluster-endpoint", flags->clusterEndpoint,
                   "The API server URL nodes join (CLUSTER_ENDPOINT)")
       ->envname("CLUSTER_ENDPOINT");
