@@ -1,6 +1,7 @@
 #include "lro/engine.h"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -16,6 +17,8 @@ namespace {
 
 // A Retry-After of 0 must not make a window spin.
 constexpr milliseconds kMinPollInterval{50};
+// The longest single wait for another call on the same resource to end.
+constexpr milliseconds kMaxHoldWait{1000};
 
 microseconds since(SteadyTime from, SteadyTime to) {
   return std::chrono::duration_cast<microseconds>(to - from);
@@ -75,7 +78,37 @@ Outcome Engine::run(Verb verb, const ResourceSpec& spec, Futures& futures,
       return std::move(*outcome);
     }
   }
+  std::string key = call.ref.id;
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (!holdResource(key, call.deadline)) {
+    return notDone(call, std::nullopt, "", call.what() + ": another reconcile is working on it");
+  }
+  struct Release {
+    Engine& engine;
+    const std::string& key;
+    ~Release() { engine.releaseResource(key); }
+  } release{*this, key};
   return evaluate(call);
+}
+
+bool Engine::holdResource(const std::string& key, const Deadline& deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (held_.count(key) != 0) {
+    if (stopping_ || deadline.expired(clock_)) {
+      return false;
+    }
+    // In steps: a deadline of none() is too far for a timed wait.
+    clock_.waitUntil(lock, cv_, std::min(deadline.time(), clock_.steadyNow() + kMaxHoldWait));
+  }
+  held_.insert(key);
+  return true;
+}
+
+void Engine::releaseResource(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  held_.erase(key);
+  cv_.notify_all();
 }
 
 std::optional<Outcome> Engine::awaitDelete(Call& call) {
@@ -155,6 +188,11 @@ Outcome Engine::evaluate(Call& call) {
       return o;
     }
     if (!*wanted) {
+      if (std::optional<std::string> busy = operations_.operationInProgress(existing)) {
+        // Created (or changed) by a call whose future was never stored, most likely by a process
+        // that died: it is not there until its operation ends, and the next look finds it done.
+        return notDone(call, std::nullopt, "", call.what() + " is " + *busy);
+      }
       spdlog::debug("lro: resource up to date resource={} service={}", describeResource(call.ref),
                     call.ref.serviceName);
       Outcome o;

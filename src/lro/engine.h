@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -80,6 +81,11 @@ class Engine {
  private:
   struct Call;
   Outcome run(Verb verb, const ResourceSpec& spec, Futures& futures, const Deadline& deadline);
+  // One call per resource at a time in this process: two reconciles that both find a shared
+  // resource (a deployment's availability set) missing would otherwise both send its PUT.
+  // False when stop() was called or `deadline` passed first.
+  bool holdResource(const std::string& key, const Deadline& deadline);
+  void releaseResource(const std::string& key);
   // nullopt: the future was stale and has been dropped.
   std::optional<Outcome> resume(Call& call, const std::string& token);
   // PUT/PATCH: resumes the resource's DELETE future, if any; an outcome while the delete runs
@@ -112,7 +118,8 @@ class Engine {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;  // GUARDED_BY(mu_)
+  bool stopping_ = false;       // GUARDED_BY(mu_)
+  std::set<std::string> held_;  // GUARDED_BY(mu_): resource ids with a call in progress
 };
 
 }  // namespace nodewright::lro

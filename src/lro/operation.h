@@ -92,6 +92,14 @@ class Operations {
   // the operation running).
   virtual CallResult<OpState> poll(const std::string& resumeToken,
                                    std::chrono::milliseconds timeout) = 0;
+  // The resource's own word that an operation on it is still running (ARM: a provisioningState
+  // other than Succeeded, Failed or Canceled), or nullopt. A resource that needs no request is
+  // not Done while it says so: one a process created before it died, its future unrecorded, is
+  // still being built, and what depends on it must wait.
+  virtual std::optional<std::string> operationInProgress(const api::Json& resource) const {
+    (void)resource;
+    return std::nullopt;
+  }
 };
 
 // What one resource needs to be, as CAPZ's ResourceSpecGetter: its reference and the body to

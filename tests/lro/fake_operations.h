@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/reflect/json.h"
@@ -87,6 +88,19 @@ class FakeOperations final : public Operations {
       return tl::unexpected(error(CallError::Kind::NotFound, "OperationNotFound"));
     }
     return stateOf(resumeToken, it->second);
+  }
+
+  // ARM's rule: any provisioningState but Succeeded, Failed and Canceled means an operation runs.
+  std::optional<std::string> operationInProgress(const api::Json& resource) const override {
+    if (!resource.is_object() || !resource.contains("properties") ||
+        !resource["properties"].is_object()) {
+      return std::nullopt;
+    }
+    const std::string state = resource["properties"].value("provisioningState", "");
+    if (state.empty() || state == "Succeeded" || state == "Failed" || state == "Canceled") {
+      return std::nullopt;
+    }
+    return state;
   }
 
   // Scripting; applies to operations begun afterwards.
@@ -248,12 +262,16 @@ class AutoAdvanceClock final : public core::Clock {
   explicit AutoAdvanceClock(core::FakeClock& fake) : fake_(fake) {}
   core::TimePoint now() const override { return fake_.now(); }
   std::chrono::steady_clock::time_point steadyNow() const override { return fake_.steadyNow(); }
-  void waitUntil(std::unique_lock<std::mutex>&, std::condition_variable&,
+  void waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable&,
                  std::chrono::steady_clock::time_point deadline) const override {
     auto now = fake_.steadyNow();
     if (deadline > now) {
       fake_.advance(std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
     }
+    // A waiter lets go of the lock, or whoever it waits for could never take it.
+    lock.unlock();
+    std::this_thread::yield();
+    lock.lock();
   }
 
  private:
@@ -270,6 +288,9 @@ class TestSpec final : public ResourceSpec {
     if (error_) {
       return core::fail(*error_);
     }
+    if (onParameters_) {
+      onParameters_();
+    }
     if (!existing.is_null()) {
       api::Json props = existing.value("properties", api::Json::object());
       props.erase("provisioningState");
@@ -280,11 +301,14 @@ class TestSpec final : public ResourceSpec {
     return std::optional<api::Json>(body_);
   }
   void failWith(core::Error e) { error_ = std::move(e); }
+  // Called by every parameters() (on the calling thread).
+  void onParameters(std::function<void()> hook) { onParameters_ = std::move(hook); }
 
  private:
   ResourceRef ref_;
   api::Json body_;
   std::optional<core::Error> error_;
+  std::function<void()> onParameters_;
 };
 
 }  // namespace nodewright::lro::testing

@@ -139,6 +139,14 @@ lro::CallResult<lro::OpState> ArmClient::poll(const std::string& resumeToken,
   }
 }
 
+std::optional<std::string> ArmClient::operationInProgress(const api::Json& resource) const {
+  std::string state = provisioningState(resource);
+  if (state.empty() || terminalStatus(state)) {
+    return std::nullopt;
+  }
+  return state;
+}
+
 lro::CallResult<api::Json> ArmClient::getUnguarded(const lro::ResourceRef& resource,
                                                    std::chrono::milliseconds timeout) {
   const Deadline deadline = clock_.steadyNow() + timeout;

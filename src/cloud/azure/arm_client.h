@@ -58,6 +58,7 @@ class ArmClient final : public lro::Operations {
                                       std::chrono::milliseconds timeout) override;
   lro::CallResult<lro::OpState> poll(const std::string& resumeToken,
                                      std::chrono::milliseconds timeout) override;
+  std::optional<std::string> operationInProgress(const api::Json& resource) const override;
 
   // GET of a collection ("…/virtualMachineScaleSets/NAME/virtualMachines"): every item of
   // ARM's paged list ({value, nextLink}), following nextLink on our endpoint only. The

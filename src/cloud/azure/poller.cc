@@ -33,21 +33,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// Succeeded, Failed and Canceled end an operation; ARM allows any other word while it runs.
-std::optional<lro::OpStatus> terminalStatus(std::string_view state) {
-  const std::string s = lower(state);
-  if (s == "succeeded") {
-    return lro::OpStatus::Succeeded;
-  }
-  if (s == "failed") {
-    return lro::OpStatus::Failed;
-  }
-  if (s == "canceled" || s == "cancelled") {
-    return lro::OpStatus::Canceled;
-  }
-  return std::nullopt;
-}
-
 // A 2xx body as JSON: null when empty, unless `required` (a GET of the resource always has
 // one). A body that is not JSON (a proxy's HTML page, a truncated answer) is no answer at all:
 // Transient, as get() has it, never a null result.
@@ -123,6 +108,21 @@ lro::CallResult<std::string> monitorUrl(const std::string& header, const std::st
 }
 
 }  // namespace
+
+// ARM allows any word but the three while an operation runs.
+std::optional<lro::OpStatus> terminalStatus(std::string_view state) {
+  const std::string s = lower(state);
+  if (s == "succeeded") {
+    return lro::OpStatus::Succeeded;
+  }
+  if (s == "failed") {
+    return lro::OpStatus::Failed;
+  }
+  if (s == "canceled" || s == "cancelled") {
+    return lro::OpStatus::Canceled;
+  }
+  return std::nullopt;
+}
 
 std::string provisioningState(const api::Json& resource) {
   if (!resource.is_object()) {

@@ -77,5 +77,7 @@ const char* methodName(lro::Verb verb);
 
 // properties.provisioningState of a resource body; empty when absent.
 std::string provisioningState(const api::Json& resource);
+// Succeeded, Failed and Canceled (any case) end an operation; nullopt for any other word.
+std::optional<lro::OpStatus> terminalStatus(std::string_view state);
 
 }  // namespace nodewright::cloud::azure
