@@ -19,7 +19,7 @@
 // AzureMachines VMCreating almost at once, because a reconcile parks the VM's 60 s operation as
 // a future instead of waiting for it. The same controllers with an unbounded call timeout (the
 // blocking variant) create ten VMs at a time. Simulated time is the emulator's: real time
-// multiplied by its time scale, so a 60 s VM takes 12 s of the test.
+// multiplied by its time scale, so a 60 s VM takes 15 s of the test.
 namespace nodewright::e2e {
 namespace {
 
@@ -41,7 +41,7 @@ constexpr const char* kVmPutAction = "VirtualMachines_CreateOrUpdate";
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr double kAsyncTimeScale = 2;
 #else
-constexpr double kAsyncTimeScale = 5;
+constexpr double kAsyncTimeScale = 4;
 #endif
 
 // When each AzureMachine was first seen, first VMCreating, and first ready, from a watch started
