@@ -18,13 +18,9 @@
 #include "api/capi/machine.h"
 #include "api/capz/azure_cluster.h"
 #include "api/capz/azure_machine.h"
-#include "cmd/azure_controller_set.h"
-#include "emulators/arm/server.h"
+#include "e2e/capz_fixture.h"
 #include "kube/client.h"
-#include "runtime/manager.h"
-#include "support/apiserver/test_server.h"
 #include "support/kube/objects.h"
-#include "support/kube/rest_config.h"
 
 // Issue 10: "A provisioning failure ends as Failed with a clear message and is retried per CAPZ
 // semantics. 429 storms are absorbed by honouring Retry-After, with no tight loops: count the
@@ -41,18 +37,12 @@ using api::capz::AzureMachine;
 using kube::testing::eventually;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kClientId = "00000000-0000-0000-0000-00000000c0de";
-constexpr const char* kClientSecret = "capz-faults-client-secret";
 constexpr const char* kSubscription = "00000000-0000-0000-0000-000000000000";
 constexpr const char* kName = "prod-westeurope";
 constexpr const char* kDeployment = "prod-westeurope-md-0";
 constexpr auto kPatience = 60s;
-// The controllers' requeue default: also the wait before a failed VM is PUT again.
+// The controllers' requeue default in CapzE2eTest: also the wait before a failed VM is PUT again.
 constexpr auto kRequeue = 1s;
-
-std::string source(const std::string& relative) {
-  return std::string(NW_SOURCE_DIR) + "/" + relative;
-}
 
 bool iequals(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -87,59 +77,20 @@ double counterSum(const std::string& exposition, const std::string& name,
   return total;
 }
 
-class CapzFaultsTest : public ::testing::Test {
+class CapzFaultsTest : public CapzE2eTest {
  protected:
   void SetUp() override {
     emulators::arm::ArmEmulatorOptions armOptions;
     // A VM's 45 s take about a second.
     armOptions.engine.timeScale = 50;
-    armOptions.clientSecrets = {{kClientId, kClientSecret}};
-    auto arm = emulators::arm::ArmServer::start(core::systemClock(), std::move(armOptions));
-    ASSERT_TRUE(arm) << arm.error().message();
-    arm_ = std::move(*arm);
-    client_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
-    controllerClient_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
-  }
-
-  void TearDown() override {
-    managerThread_ = {};
-    controllers_.reset();
-    manager_.reset();
-    if (arm_) {
-      arm_->stop();
-    }
-  }
-
-  void startControllers() {
-    metrics_ = std::make_unique<runtime::Registry>();
-    runtime::ManagerOptions managerOptions;
-    managerOptions.metrics = metrics_.get();
-    managerOptions.component = "capz";
-    manager_ = std::make_unique<runtime::Manager>(*controllerClient_, managerOptions);
-    cmd::AzureControllerSetOptions options;
-    options.armEndpoint = arm_->url();
-    options.caPem = arm_->caPem();
-    options.tenantId = arm_->emulator().options().tenantId;
-    options.clientId = kClientId;
-    options.clientSecret = kClientSecret;
-    options.lro.timeouts.call = 500ms;
-    options.lro.timeouts.requeue = kRequeue;
-    options.azureClusters.waitRequeue = kRequeue;
-    options.azureMachines.waitRequeue = kRequeue;
-    auto set = cmd::AzureControllerSet::create(*manager_, core::systemClock(), std::move(options));
-    ASSERT_TRUE(set) << set.error().message();
-    controllers_ = std::move(*set);
-    managerThread_ = std::jthread([this](std::stop_token stop) {
-      auto ran = manager_->run(stop);
-      EXPECT_TRUE(ran) << "controllers: " << ran.error().message();
-    });
+    startArm(std::move(armOptions));
   }
 
   // The example cluster with `workers` workers, its infrastructure Ready.
   void applyCluster(int workers) {
     kubectl({"create", "secret", "generic", "prod-westeurope-md-0-bootstrap",
              "--from-literal=value=#cloud-config"});
-    kubectl({"apply", "-f", source("examples/capz/cluster.yaml")});
+    kubectl({"apply", "-f", sourcePath("examples/capz/cluster.yaml")});
     kubectl({"patch", "machinedeployment", kDeployment, "--type", "merge", "-p",
              fmt::format(R"({{"spec":{{"replicas":{}}}}})", workers)});
     startControllers();
@@ -150,20 +101,6 @@ class CapzFaultsTest : public ::testing::Test {
         },
         kPatience))
         << "the Cluster is not Provisioned";
-  }
-
-  std::string kubectl(const std::vector<std::string>& args, const std::string& input = "") {
-    auto ran = apiserver::testing::kubectl(api_, args, input);
-    EXPECT_EQ(ran.code, 0) << "kubectl " << fmt::format("{}", fmt::join(args, " ")) << ": "
-                           << ran.err;
-    return ran.out;
-  }
-
-  template <class T>
-  std::vector<T> list() {
-    auto items = kube::Typed<T>(*client_).list("default");
-    EXPECT_TRUE(items) << items.error().describe();
-    return items ? *items : std::vector<T>{};
   }
 
   bool machinesRunning(size_t count) {
@@ -216,14 +153,6 @@ class CapzFaultsTest : public ::testing::Test {
     return arm_->emulator().engine().stats().errors("(throttled)", "SubscriptionRequestsThrottled");
   }
 
-  apiserver::testing::TestApiServer api_;
-  std::unique_ptr<emulators::arm::ArmServer> arm_;
-  std::unique_ptr<kube::Client> client_;
-  std::unique_ptr<kube::Client> controllerClient_;
-  std::unique_ptr<runtime::Registry> metrics_;
-  std::unique_ptr<runtime::Manager> manager_;
-  std::unique_ptr<cmd::AzureControllerSet> controllers_;
-  std::jthread managerThread_;
   std::string token_;
 };
 
@@ -331,7 +260,7 @@ TEST_F(CapzFaultsTest, ThrottlingStormIsAbsorbedByHonouringRetryAfter) {
   constexpr size_t kWorkers = 3;
   constexpr auto kStorm = 6s;
   applyCluster(0);
-  token_ = arm_->emulator().identity().issue(kClientId, "https://management.azure.com/", 1h);
+  token_ = arm_->emulator().identity().issue(kCapzClientId, "https://management.azure.com/", 1h);
   // Writes that take a token and change nothing (ARM rejects the body after admission).
   const std::string drainPath = fmt::format(
       "/subscriptions/{}/resourceGroups/{}/providers/Microsoft.Network/networkInterfaces/drain",

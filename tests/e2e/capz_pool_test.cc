@@ -16,13 +16,9 @@
 #include "api/capi/machine_pool.h"
 #include "api/capz/azure_machine_pool.h"
 #include "api/capz/conditions.h"
-#include "cmd/azure_controller_set.h"
-#include "emulators/arm/server.h"
+#include "e2e/capz_fixture.h"
 #include "kube/client.h"
-#include "runtime/manager.h"
-#include "support/apiserver/test_server.h"
 #include "support/kube/objects.h"
-#include "support/kube/rest_config.h"
 
 // Issue 10, story 3: "Delete an AzureMachinePoolMachine. Its condition shows Deleting within
 // 2 s and the instance is gone when the operation ends." With `nodewright up`'s parts: the
@@ -38,8 +34,6 @@ using api::capz::AzureMachinePoolMachine;
 using kube::testing::eventually;
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-constexpr const char* kClientId = "00000000-0000-0000-0000-00000000c0de";
-constexpr const char* kClientSecret = "capz-pool-client-secret";
 constexpr const char* kPool = "capz-pool-mp-0";
 constexpr int kReplicas = 3;
 constexpr auto kPatience = 60s;
@@ -49,10 +43,6 @@ constexpr auto kInstanceDelete = std::chrono::seconds(200);
 constexpr auto kDeletingWithin = 2s;
 // The condition of a pool machine's instance (CAPZ's VMRunningCondition).
 constexpr const char* kVMRunning = "VMRunning";
-
-std::string source(const std::string& relative) {
-  return std::string(NW_SOURCE_DIR) + "/" + relative;
-}
 
 std::string reasonOf(const AzureMachinePoolMachine& machine, const std::string& type) {
   for (const auto& c : machine.status.conditions) {
@@ -132,70 +122,21 @@ class PoolMachineLog {
   std::jthread thread_;  // last: stops before the log goes
 };
 
-class CapzPoolStoryTest : public ::testing::Test {
+class CapzPoolStoryTest : public CapzE2eTest {
  protected:
   void SetUp() override {
     emulators::arm::ArmEmulatorOptions armOptions;
     armOptions.engine.timeScale = kTimeScale;
-    armOptions.clientSecrets = {{kClientId, kClientSecret}};
     armOptions.latencies["arm:VirtualMachineScaleSetVMs_Delete"] =
         emulators::Latency::fixed(kInstanceDelete);
-    auto arm = emulators::arm::ArmServer::start(core::systemClock(), std::move(armOptions));
-    ASSERT_TRUE(arm) << arm.error().message();
-    arm_ = std::move(*arm);
-    client_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
-    controllerClient_ = kube::testing::clientFor(kube::testing::restConfigFor(api_));
+    startArm(std::move(armOptions));
   }
 
-  void TearDown() override {
-    managerThread_ = {};
-    controllers_.reset();
-    manager_.reset();
-    if (arm_) {
-      arm_->stop();
-    }
-  }
-
-  void startControllers() {
-    metrics_ = std::make_unique<runtime::Registry>();
-    runtime::ManagerOptions managerOptions;
-    managerOptions.metrics = metrics_.get();
-    managerOptions.component = "capz";
-    manager_ = std::make_unique<runtime::Manager>(*controllerClient_, managerOptions);
-    cmd::AzureControllerSetOptions options;
-    options.armEndpoint = arm_->url();
-    options.caPem = arm_->caPem();
-    options.tenantId = arm_->emulator().options().tenantId;
-    options.clientId = kClientId;
-    options.clientSecret = kClientSecret;
-    // A call window shorter than the emulator's Retry-After: an operation that is not instant
-    // parks its future in status, and the reconcile that started it writes its condition.
-    options.lro.timeouts.call = 500ms;
-    options.lro.timeouts.requeue = 1s;
-    options.azureClusters.waitRequeue = 1s;
-    options.azureMachinePools.requeue = 1s;
-    options.azureMachinePoolMachines.requeue = 1s;
-    auto set = cmd::AzureControllerSet::create(*manager_, core::systemClock(), std::move(options));
-    ASSERT_TRUE(set) << set.error().message();
-    controllers_ = std::move(*set);
-    managerThread_ = std::jthread([this](std::stop_token stop) {
-      auto ran = manager_->run(stop);
-      EXPECT_TRUE(ran) << "controllers: " << ran.error().message();
+  void startPoolControllers() {
+    startControllers([](cmd::AzureControllerSetOptions& options) {
+      options.azureMachinePools.requeue = 1s;
+      options.azureMachinePoolMachines.requeue = 1s;
     });
-  }
-
-  std::string kubectl(const std::vector<std::string>& args, const std::string& input = "") {
-    auto ran = apiserver::testing::kubectl(api_, args, input);
-    EXPECT_EQ(ran.code, 0) << "kubectl " << fmt::format("{}", fmt::join(args, " ")) << ": "
-                           << ran.err;
-    return ran.out;
-  }
-
-  template <class T>
-  std::vector<T> list() {
-    auto items = kube::Typed<T>(*client_).list("default");
-    EXPECT_TRUE(items) << items.error().describe();
-    return items ? *items : std::vector<T>{};
   }
 
   // ARM's answer to a GET of `id` ("azure://" stripped), as the controllers' principal.
@@ -209,18 +150,9 @@ class CapzPoolStoryTest : public ::testing::Test {
     request.query.emplace("api-version", "2024-07-01");
     request.headers["authorization"] =
         "Bearer " +
-        arm_->emulator().identity().issue(kClientId, "https://management.azure.com/", 1h);
+        arm_->emulator().identity().issue(kCapzClientId, "https://management.azure.com/", 1h);
     return arm_->emulator().serve(request).status;
   }
-
-  apiserver::testing::TestApiServer api_;
-  std::unique_ptr<emulators::arm::ArmServer> arm_;
-  std::unique_ptr<kube::Client> client_;
-  std::unique_ptr<kube::Client> controllerClient_;
-  std::unique_ptr<runtime::Registry> metrics_;
-  std::unique_ptr<runtime::Manager> manager_;
-  std::unique_ptr<cmd::AzureControllerSet> controllers_;
-  std::jthread managerThread_;
 };
 
 bool allRunning(const std::vector<AzureMachinePoolMachine>& machines) {
@@ -232,8 +164,8 @@ bool allRunning(const std::vector<AzureMachinePoolMachine>& machines) {
 TEST_F(CapzPoolStoryTest, DeletingAPoolMachineShowsDeletingThenTheInstanceIsGone) {
   kubectl({"create", "secret", "generic", "capz-pool-mp-0-bootstrap",
            "--from-literal=value=#cloud-config"});
-  kubectl({"apply", "-f", source("tests/e2e/testdata/capz_pool.yaml")});
-  startControllers();
+  kubectl({"apply", "-f", sourcePath("tests/e2e/testdata/capz_pool.yaml")});
+  startPoolControllers();
 
   // The scale set runs its three instances, each with its AzureMachinePoolMachine.
   ASSERT_TRUE(eventually(
