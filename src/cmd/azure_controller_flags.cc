@@ -91,7 +91,8 @@ void addAzureControllerFlags(CLI::App& sub, AzureControllerFlags& flags) {
       ->capture_default_str();
   sub.add_option("--debouncing-timer", flags.debouncingTimer,
                  "After a settled reconcile, repeats within this window wait for its end unless "
-                 "the spec changed or a delete began (0s: off)")
+                 "the object itself changed: its spec, a delete, its owners, labels or annotations "
+                 "(0s: off)")
       ->capture_default_str();
 }
 
