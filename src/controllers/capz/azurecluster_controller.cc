@@ -68,8 +68,7 @@ bool isOwnedByCluster(const api::OwnerReference& ref) {
 AzureClusterController::AzureClusterController(kube::Client& client, ServiceRunner& runner,
                                                lro::Operations& cloud, const core::Clock& clock,
                                                AzureClusterControllerOptions options)
-    : client_(client),
-      runner_(runner),
+    : runner_(runner),
       cloud_(cloud),
       clock_(clock),
       options_(options),

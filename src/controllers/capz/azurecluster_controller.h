@@ -70,7 +70,6 @@ class AzureClusterController final : public runtime::Reconciler {
   kube::ApiStatus setFinalizer(AzureCluster& cluster, bool present);
   runtime::Outcome after(const Pass& pass) const;
 
-  kube::Client& client_;
   ServiceRunner& runner_;
   lro::Operations& cloud_;
   const core::Clock& clock_;
