@@ -31,17 +31,26 @@ using kube::testing::eventually;
 using Steady = std::chrono::steady_clock;
 
 constexpr const char* kName = "prod-westeurope";
-constexpr int kMachines = 200;
 constexpr auto kVmCreate = 60s;
 constexpr const char* kVmPutAction = "VirtualMachines_CreateOrUpdate";
-
-// Real time spent on requests counts as simulated time multiplied by the scale, so the scale is
-// what keeps the bounds about the controllers rather than about the CPU: a sanitized binary
-// runs several times slower and gets a slower world.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr double kAsyncTimeScale = 2;
-#else
+// Real time spent on requests counts as simulated time multiplied by the scale; at 4 a
+// machine's whole path to VMCreating may take 1.25 s of real time.
 constexpr double kAsyncTimeScale = 4;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define NW_SCALE_TEST_SANITIZED 1
+#endif
+#endif
+// The bounds are about the controllers, so they are asserted where the binary is optimised. An
+// unoptimised sanitizer build runs some twenty times slower: there the same flow runs with fewer
+// machines, to check it for memory errors, and the figures are only reported.
+#if defined(NDEBUG) && !defined(NW_SCALE_TEST_SANITIZED) && !defined(__SANITIZE_ADDRESS__)
+constexpr bool kBoundsAsserted = true;
+constexpr int kMachines = 200;
+#else
+constexpr bool kBoundsAsserted = false;
+constexpr int kMachines = 40;
 #endif
 
 // When each AzureMachine was first seen, first VMCreating, and first ready, from a watch started
@@ -227,15 +236,17 @@ TEST_F(CapzScaleTest, TwoHundredMachinesAllStartCreatingAtOnce) {
       [](cmd::AzureControllerSetOptions& options) { options.lro.adaptive.enabled = false; });
   awaitClusterReady();
   MachineTimeline timeline(*client_);
-  const Figures f = scaleUp(timeline, 120s);
+  const Figures f = scaleUp(timeline, kBoundsAsserted ? 120s : 300s);
   report("async", f);
 
   ASSERT_EQ(timeline.times().size(), size_t(kMachines));
   // A VM create never waits for another machine's: each AzureMachine shows VMCreating within 5 s
   // of appearing, and is ready within the VM's 60 s plus 10 s.
   EXPECT_EQ(timeline.creating(), size_t(kMachines)) << "machines that never showed VMCreating";
-  EXPECT_LE(f.worstToCreating, 5.0);
-  EXPECT_LE(f.worstToReady, 70.0);
+  if (kBoundsAsserted) {
+    EXPECT_LE(f.worstToCreating, 5.0);
+    EXPECT_LE(f.worstToReady, 70.0);
+  }
   EXPECT_EQ(vmPuts(), uint64_t(kMachines)) << arm_->emulator().stats().dump();
   EXPECT_TRUE(eventually(
       [&] {
@@ -253,7 +264,7 @@ TEST_F(CapzScaleTest, TwoHundredMachinesAllStartCreatingAtOnce) {
 }
 
 TEST_F(CapzScaleTest, BlockingVariantCreatesTenAtATime) {
-  // One VM create takes a second here: the 20 rounds of ten take 20 s.
+  // One VM create takes a second here: the 20 rounds of ten (200 machines) take 20 s.
   startWorld(60);
   startControllers([](cmd::AzureControllerSetOptions& options) {
     // The call timeout is "infinity": every reconcile waits for its VM.
@@ -268,9 +279,9 @@ TEST_F(CapzScaleTest, BlockingVariantCreatesTenAtATime) {
   report("blocking", f);
 
   ASSERT_EQ(timeline.ready(), size_t(kMachines));
-  // Ten at a time, 60 s each: the last machine waits about 20 rounds. Half of that is the bound
-  // that holds however the rounds interleave.
-  EXPECT_GE(f.worstToReady, 10 * kVmCreate.count());
+  // Ten at a time, 60 s each: the last machine waits about kMachines / 10 rounds. Half of that
+  // is the bound that holds however the rounds interleave.
+  EXPECT_GE(f.worstToReady, kMachines / 10 / 2 * kVmCreate.count());
   EXPECT_EQ(vmPuts(), uint64_t(kMachines)) << arm_->emulator().stats().dump();
 }
 
