@@ -34,6 +34,9 @@ class EmbeddedControllers {
   // Stops the manager (waits for reconciles in flight) and everything it ran.
   ~EmbeddedControllers();
 
+  // Whether every informer has listed the cluster once, so the controllers see it.
+  bool cachesSynced() const { return manager_->cachesSynced(); }
+
  private:
   EmbeddedControllers() = default;
 

@@ -1,37 +1,42 @@
-#include <csignal>
+#include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
-#include <system_error>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
-#include <openssl/rand.h>
+#include <spdlog/sinks/basic_file_sink.h>
 #include <CLI/CLI.hpp>
 
 #include "api/crd/generate.h"
-#include "api/crd/structural.h"
 #include "apiserver/api_server.h"
-#include "apiserver/pki/credentials.h"
+#include "cmd/app.h"
 #include "cmd/command.h"
 #include "cmd/crds.h"
 #include "cmd/embedded_controllers.h"
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
-#include "core/check.h"
+#include "cmd/up/components.h"
+#include "cmd/up/demo.h"
+#include "cmd/up/plan.h"
+#include "cmd/up/progress.h"
 #include "core/clock.h"
-#include "core/hex.h"
-#include "emulators/arm/server.h"
-#include "emulators/ec2/emulator.h"
+#include "kube/config.h"
+#include "runtime/logging.h"
 
+// `nodewright up`: the whole system in one process (the embedded API server, the EC2 and ARM
+// emulators, the node agent and every controller), or with --cloud aws|azure the controllers
+// alone against a real cluster and cloud.
 namespace nodewright::cmd {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr double kDemoTimeScale = 5;
 
 struct UpOptions {
   std::string dataDir = ".nodewright";
@@ -41,163 +46,176 @@ struct UpOptions {
   bool dryRun = false;
   bool wait = false;
   std::string listen = "127.0.0.1:6443";
+  std::string examplesDir;
+  std::string requestLog;
+  std::string logFile;                       // "": DATA/nodewright.log; "-": stderr
+  std::vector<std::string> controllerFlags;  // after --cloud aws|azure
 };
 
-struct Component {
-  std::string name;
-  int issue;  // the issue that delivers it
-  bool available = false;
+// What runs, stopped in reverse order of starting whatever way `up` ends.
+struct RunningSystem {
+  std::unique_ptr<apiserver::ApiServer> server;
+  std::unique_ptr<emulators::ec2::Ec2Server> ec2;
+  std::unique_ptr<emulators::arm::ArmServer> arm;
+  std::unique_ptr<EmbeddedControllers> controllers;
+
+  ~RunningSystem() {
+    controllers.reset();
+    if (arm) arm->stop();
+    if (ec2) ec2->stop();
+    if (server) server->stop();
+  }
 };
 
-std::vector<Component> plan(const UpOptions& o, const fs::path& dataDir) {
-  std::vector<Component> out;
-  out.push_back({"embedded API server (SQLite in " + dataDir.string() + ", writes " +
-                     (dataDir / "kubeconfig").string() + ")",
-                 3, true});
-  if (o.cloud == "emulated") {
-    out.push_back({"EC2 emulator (writes " + (dataDir / "aws" / "config").string() + ")", 5, true});
-    out.push_back({"ARM (Azure Resource Manager) emulator (writes " +
-                       (dataDir / "azure" / "ca.crt").string() + ")",
-                   9, true});
-  }
-  if (o.cloud == "emulated") {
-    out.push_back(
-        {"node agent (kubelet and kube-scheduler for emulated machines; Deployment, "
-         "ReplicaSet and DaemonSet controllers)",
-         7, true});
-  }
-  if (o.cloud == "emulated" || o.cloud == "aws") {
-    out.push_back(
-        {"Karpenter controllers (EC2NodeClass, provisioning, NodeClaim lifecycle and "
-         "termination, garbage collection, drift and disruption) against " +
-             std::string(o.cloud == "aws" ? "AWS" : "the EC2 emulator"),
-         7, o.cloud == "emulated"});
-  }
-  if (o.cloud == "emulated" || o.cloud == "azure") {
-    out.push_back(
-        {"Cluster API controllers (Cluster, MachineDeployment, MachineSet, Machine, "
-         "MachinePool, bootstrap) and CAPZ controllers (AzureCluster, AzureMachine, "
-         "AzureMachinePool) "
-         "against " +
-             std::string(o.cloud == "azure" ? "Azure" : "the ARM emulator"),
-         10, o.cloud == "emulated"});
-  }
-  if (o.demo) {
-    out.push_back({"demo workload (NodePool, EC2NodeClass, pending pods)", 11});
-  }
-  return out;
-}
-
-// Kinds per group and the problems that would keep an API server from accepting the CRDs; a
-// problem is a bug in the model, reported but not fatal, since `up` must always come up.
-void summarizeModel(const api::Registry& registry, const std::vector<api::Json>& crds,
-                    Context& ctx) {
-  std::map<std::string, std::vector<std::string>> byGroup;
-  for (const api::KindInfo& k : registry.kinds()) {
-    byGroup[k.group.empty() ? "core" : k.group].push_back(k.version + "/" + k.kind);
-  }
-  ctx.out << "resource model: " << registry.kinds().size() << " kinds in " << byGroup.size()
-          << " groups, " << crds.size() << " CRDs\n";
-  for (const auto& [group, kinds] : byGroup) {
-    ctx.out << fmt::format("  {:<34} {} {}: {}\n", group, kinds.size(),
-                           kinds.size() == 1 ? "kind" : "kinds", fmt::join(kinds, ", "));
-  }
-  size_t problems = 0;
-  for (const api::Json& crd : crds) {
-    for (const api::Json& v : crd["spec"]["versions"]) {
-      for (const api::FieldError& e : api::crd::structuralErrors(v["schema"]["openAPIV3Schema"])) {
-        ctx.err << "warning: CRD " << crd["metadata"]["name"].get<std::string>() << " "
-                << v["name"].get<std::string>() << ": " << e.toString() << "\n";
-        ++problems;
-      }
+// The repository's examples/: the flag, else next to the binary's build directory, else the
+// working directory's.
+std::optional<fs::path> findExamples(const std::string& flag) {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const std::vector<fs::path> candidates =
+      flag.empty() ? std::vector<fs::path>{exe.parent_path().parent_path() / "examples",
+                                           fs::current_path(ec) / "examples"}
+                   : std::vector<fs::path>{fs::path(flag)};
+  for (const fs::path& candidate : candidates) {
+    if (fs::exists(candidate / "demo" / "nodepool.yaml", ec)) {
+      return candidate;
     }
   }
-  if (problems == 0) {
-    ctx.out << "  every CRD schema is structural\n";
-  }
+  return std::nullopt;
 }
 
-// An AWS config and credentials pair that points the AWS CLI and SDKs at the emulator:
-// AWS_CONFIG_FILE=DIR/aws/config AWS_SHARED_CREDENTIALS_FILE=DIR/aws/credentials aws ec2 ...
-core::Status writeAwsConfig(const fs::path& dir, const std::string& url,
-                            const std::string& region) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return core::fail(core::Error::internal("creating " + dir.string() + ": " + ec.message()));
+int runController(const UpOptions& o, Context& ctx) {
+  std::vector<std::string> args{"controller"};
+  if (o.cloud == "azure") {
+    args.insert(args.end(), {"--cloud", "azure"});
   }
-  std::ofstream config(dir / "config");
-  config << "[default]\nregion = " << region << "\nendpoint_url = " << url << "\n";
-  std::ofstream credentials(dir / "credentials");
-  // The emulator's well-known development key, not a secret (DESIGN.md).
-  credentials << "[default]\naws_access_key_id = nodewright\naws_secret_access_key = nodewright\n";
-  if (!config || !credentials) {
-    return core::fail(core::Error::internal("writing " + dir.string()));
+  args.insert(args.end(), o.controllerFlags.begin(), o.controllerFlags.end());
+  return run(ctx.registry, args, ctx.in, ctx.out, ctx.err);
+}
+
+core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const ListenAddress& address,
+                         const core::Clock& clock, RunningSystem& system, Context& ctx) {
+  up::StartupProgress progress(ctx.out, 4);
+  progress.begin("embedded API server");
+  apiserver::ApiServerOptions serverOptions;
+  serverOptions.dataDir = dataDir.string();
+  serverOptions.host = address.host;
+  serverOptions.port = address.port;
+  auto server = apiserver::startApiServer(serverOptions, clock);
+  if (!server) {
+    progress.failed();
+    return core::fail(server.error().wrap("embedded API server"));
   }
-  fs::permissions(dir / "credentials", fs::perms::owner_read | fs::perms::owner_write, ec);
+  system.server = std::move(*server);
+  progress.done(system.server->url() + ", state in " + (dataDir / "state.db").string());
+
+  const up::CloudOptions cloud{o.timeScale, dataDir};
+  progress.begin("EC2 emulator");
+  auto ec2 = up::startEc2(cloud, clock);
+  if (!ec2) {
+    progress.failed();
+    return core::fail(ec2.error().wrap("EC2 emulator"));
+  }
+  system.ec2 = std::move(*ec2);
+  progress.done(
+      fmt::format("{} (try: AWS_CONFIG_FILE={} AWS_SHARED_CREDENTIALS_FILE={} aws ec2 "
+                  "describe-instances)",
+                  system.ec2->url(), (dataDir / "aws" / "config").string(),
+                  (dataDir / "aws" / "credentials").string()));
+
+  progress.begin("ARM emulator");
+  const std::string armSecret = up::drawSecret();
+  auto arm = up::startArm(cloud, clock, armSecret);
+  if (!arm) {
+    progress.failed();
+    return core::fail(arm.error().wrap("ARM emulator"));
+  }
+  system.arm = std::move(*arm);
+  progress.done(system.arm->url() + " (CA " + (dataDir / "azure" / "ca.crt").string() + ")");
+
+  progress.begin("controllers");
+  EmbeddedControllersOptions embedded;
+  embedded.kubeconfig = system.server->kubeconfigPath();
+  embedded.ec2Endpoint = system.ec2->url();
+  embedded.region = system.ec2->emulator().world().region;
+  AzureControllerSetOptions azure;
+  azure.armEndpoint = system.arm->url();
+  azure.caPem = system.arm->caPem();
+  azure.tenantId = system.arm->emulator().options().tenantId;
+  azure.clientId = up::kUpClientId;
+  azure.clientSecret = armSecret;
+  embedded.azure = std::move(azure);
+  auto controllers = EmbeddedControllers::start(embedded);
+  if (!controllers) {
+    progress.failed();
+    return core::fail(controllers.error().wrap("controllers"));
+  }
+  system.controllers = std::move(*controllers);
+  // Ready means the controllers see the cluster: their caches have synced.
+  while (!system.controllers->cachesSynced()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  progress.done(
+      "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption), node agent, Cluster API "
+      "and CAPZ; caches synced");
+  ctx.out << fmt::format(
+      "nodewright is ready in {:.1f} s: kubectl --kubeconfig {} get nodepools,"
+      "nodeclaims,nodes,clusters,azuremachines\n",
+      progress.elapsedSeconds(), system.server->kubeconfigPath());
+  ctx.out << "  export KUBECONFIG=" << system.server->kubeconfigPath()
+          << "   # then: kubectl get nodes; nodewright status\n";
+  ctx.out.flush();
   return {};
 }
 
-core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const UpOptions& o,
-                                                                  const fs::path& dataDir,
-                                                                  const core::Clock& clock,
-                                                                  Context& ctx) {
-  emulators::ec2::Ec2EmulatorOptions options;
-  options.engine.timeScale = o.timeScale;
-  auto server = emulators::ec2::Ec2Server::start(clock, std::move(options));
-  if (!server) {
-    return core::fail(server.error());
-  }
-  const fs::path awsDir = dataDir / "aws";
-  if (auto written = writeAwsConfig(awsDir, (*server)->url(), (*server)->emulator().world().region);
-      !written) {
-    return core::fail(written.error());
-  }
-  ctx.out << "EC2 emulator: " << (*server)->url()
-          << " (try: AWS_CONFIG_FILE=" << (awsDir / "config").string()
-          << " AWS_SHARED_CREDENTIALS_FILE=" << (awsDir / "credentials").string()
-          << " aws ec2 describe-subnets)\n";
-  return server;
+// The demo on its own thread, narrating into `out`; `finished` is set when it ends.
+std::jthread startDemo(const fs::path& examples, RunningSystem& system, Context& ctx,
+                       std::atomic<bool>& finished, std::atomic<bool>& succeeded) {
+  return std::jthread([&, examples](std::stop_token stop) {
+    auto config = kube::loadKubeconfig(system.server->kubeconfigPath());
+    std::unique_ptr<kube::Client> client;
+    if (config) {
+      config->userAgent = "nodewright-demo";
+      if (auto created = kube::Client::create(*config)) client = std::move(*created);
+    }
+    auto narrate = [&ctx, mu = std::make_shared<std::mutex>()](const std::string& line) {
+      std::lock_guard lock(*mu);
+      ctx.out << line << "\n";
+      ctx.out.flush();
+    };
+    if (!client) {
+      narrate("demo failed: cannot reach the embedded API server");
+      finished = true;
+      return;
+    }
+    up::DemoOptions options;
+    options.examplesDir = examples;
+    options.narrate = narrate;
+    emulators::arm::ArmServer* arm = system.arm.get();
+    options.azureOperationsCompleted = [arm] { return up::armOperationsCompleted(*arm); };
+    auto summary = up::runDemo(*client, options, stop);
+    if (!summary) {
+      narrate("demo failed: " + summary.error().message());
+    } else {
+      for (const std::string& line : up::summaryLines(*summary))
+        narrate(line);
+      succeeded = true;
+    }
+    finished = true;
+  });
 }
 
-// The ARM emulator, its CA in DIR/azure/ca.crt for clients to trust (the Azure SDKs send
-// tokens only over HTTPS).
-// The service principal `up`'s controllers use with its ARM emulator. Its secret is drawn
-// at each start and lives only in this process.
-constexpr const char* kUpClientId = "00000000-0000-0000-0000-00000000c0de";
-
-std::string drawSecret() {
-  unsigned char bytes[32];
-  NW_CHECK(RAND_bytes(bytes, sizeof bytes) == 1);
-  return core::hexEncode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-}
-
-core::Result<std::unique_ptr<emulators::arm::ArmServer>> startArm(const UpOptions& o,
-                                                                  const fs::path& dataDir,
-                                                                  const core::Clock& clock,
-                                                                  const std::string& clientSecret,
-                                                                  Context& ctx) {
-  emulators::arm::ArmEmulatorOptions options;
-  options.engine.timeScale = o.timeScale;
-  options.clientSecrets = {{kUpClientId, clientSecret}};
-  const std::string tenant = options.tenantId;
-  auto server = emulators::arm::ArmServer::start(clock, std::move(options));
-  if (!server) {
-    return core::fail(server.error());
+int runUp(const UpOptions& o, Context& ctx) {
+  if (o.cloud != "emulated" && o.demo) {
+    ctx.err << "error: --demo: needs --cloud emulated (the demo runs against the emulators)\n";
+    return kExitUsage;
   }
-  const fs::path azureDir = dataDir / "azure";
-  std::error_code ec;
-  fs::create_directories(azureDir, ec);
-  const std::string caFile = (azureDir / "ca.crt").string();
-  if (auto written = apiserver::pki::writePrivateFile(caFile, (*server)->caPem()); !written) {
-    return core::fail(written.error());
+  if (o.cloud == "emulated" && !o.controllerFlags.empty()) {
+    ctx.err << "error: unexpected arguments "
+            << fmt::format("{}", fmt::join(o.controllerFlags, " "))
+            << " (controller flags follow --cloud aws or --cloud azure)\n";
+    return kExitUsage;
   }
-  ctx.out << "ARM emulator: " << (*server)->url() << " (CA " << caFile << "; tokens from "
-          << (*server)->url() << "/" << tenant << "/oauth2/v2.0/token)\n";
-  return server;
-}
-
-int up(const UpOptions& o, Context& ctx) {
   std::error_code ec;
   fs::path dataDir = fs::absolute(o.dataDir, ec);
   if (ec) {
@@ -206,22 +224,35 @@ int up(const UpOptions& o, Context& ctx) {
   ctx.out << "nodewright " << NW_VERSION << ": up (cloud " << o.cloud << ", time scale "
           << fmt::format("{}", o.timeScale) << (o.dryRun ? ", dry run" : "") << ")\n";
   ctx.out << "plan:\n";
-  for (const Component& c : plan(o, dataDir)) {
-    if (c.available) {
-      ctx.out << "  " << c.name << "\n";
-    } else {
-      ctx.out << "  " << c.name << ": not yet available in this build (issue " << c.issue << ")\n";
-    }
+  for (const std::string& line : up::plan({o.cloud, o.demo, dataDir})) {
+    ctx.out << "  " << line << "\n";
   }
-
+  if (o.cloud != "emulated") {
+    if (o.dryRun) {
+      ctx.out << "dry run: nothing was started\n";
+      return kExitOk;
+    }
+    return runController(o, ctx);
+  }
   std::vector<api::Json> crds = api::crd::generateCrds(ctx.registry);
-  summarizeModel(ctx.registry, crds, ctx);
-
-  fs::path crdDir = dataDir / "crds";
+  up::summarizeModel(ctx.registry, crds, ctx);
+  const fs::path crdDir = dataDir / "crds";
   if (o.dryRun) {
     ctx.out << "dry run: would write " << crds.size() << " CRDs to " << crdDir.string() << "\n";
     ctx.out << "dry run: nothing was started\n";
     return kExitOk;
+  }
+  std::optional<fs::path> examples;
+  if (o.demo) {
+    examples = findExamples(o.examplesDir);
+    if (!examples) {
+      ctx.err << "error: --examples-dir: no demo/nodepool.yaml in "
+              << (o.examplesDir.empty() ? "examples/ next to the binary or in the working "
+                                          "directory; name the repository's examples/"
+                                        : o.examplesDir)
+              << "\n";
+      return kExitUsage;
+    }
   }
   auto written = writeCrdFiles(ctx.registry, crdDir);
   if (!written) {
@@ -229,7 +260,21 @@ int up(const UpOptions& o, Context& ctx) {
     return kExitFailed;
   }
   ctx.out << "wrote " << *written << " CRDs to " << crdDir.string() << "\n";
-
+  if (o.logFile != "-") {
+    // The terminal keeps the progress and the demo's story; the controllers' logs go to a file.
+    const fs::path logFile = o.logFile.empty() ? dataDir / "nodewright.log" : fs::path(o.logFile);
+    try {
+      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(logFile.string());
+      if (auto moved = runtime::configureLogging(runtime::currentLogOptions(), sink); !moved) {
+        ctx.err << "error: --log-file: " << moved.error().message() << "\n";
+        return kExitUsage;
+      }
+    } catch (const spdlog::spdlog_ex& e) {
+      ctx.err << "error: --log-file: " << e.what() << "\n";
+      return kExitFailed;
+    }
+    ctx.out << "logs: " << logFile.string() << "\n";
+  }
   auto address = parseListenAddress(o.listen);
   if (!address) {
     ctx.err << "error: " << address.error().message() << "\n";
@@ -239,85 +284,28 @@ int up(const UpOptions& o, Context& ctx) {
   if (o.wait) {
     waiter.emplace();
   }
-  apiserver::ApiServerOptions serverOptions;
-  serverOptions.dataDir = dataDir.string();
-  serverOptions.host = address->host;
-  serverOptions.port = address->port;
   core::SystemClock clock;
-  auto server = apiserver::startApiServer(serverOptions, clock);
-  if (!server) {
-    ctx.err << "error: embedded API server: " << server.error().message() << "\n";
+  RunningSystem system;
+  if (auto started = startSystem(o, dataDir, *address, clock, system, ctx); !started) {
+    ctx.err << "error: " << started.error().message() << "\n";
     return kExitFailed;
   }
-  ctx.out << "embedded API server: " << (*server)->url() << "\n";
-  std::unique_ptr<emulators::ec2::Ec2Server> ec2;
-  if (o.cloud == "emulated") {
-    auto started = startEc2(o, dataDir, clock, ctx);
-    if (!started) {
-      ctx.err << "error: EC2 emulator: " << started.error().message() << "\n";
-      (*server)->stop();
-      return kExitFailed;
-    }
-    ec2 = std::move(*started);
+  std::atomic<bool> demoFinished = false;
+  std::atomic<bool> demoSucceeded = false;
+  std::jthread demo;
+  if (examples) {
+    demo = startDemo(*examples, system, ctx, demoFinished, demoSucceeded);
   }
-  std::unique_ptr<emulators::arm::ArmServer> arm;
-  const std::string armSecret = drawSecret();
-  if (o.cloud == "emulated") {
-    auto started = startArm(o, dataDir, clock, armSecret, ctx);
-    if (!started) {
-      ctx.err << "error: ARM emulator: " << started.error().message() << "\n";
-      ec2->stop();
-      (*server)->stop();
-      return kExitFailed;
-    }
-    arm = std::move(*started);
-  }
-  std::unique_ptr<EmbeddedControllers> controllers;
-  if (ec2) {
-    EmbeddedControllersOptions embedded;
-    embedded.kubeconfig = (*server)->kubeconfigPath();
-    embedded.ec2Endpoint = ec2->url();
-    embedded.region = ec2->emulator().world().region;
-    if (arm) {
-      AzureControllerSetOptions azure;
-      azure.armEndpoint = arm->url();
-      azure.caPem = arm->caPem();
-      azure.tenantId = arm->emulator().options().tenantId;
-      azure.clientId = kUpClientId;
-      azure.clientSecret = armSecret;
-      embedded.azure = std::move(azure);
-    }
-    auto started = EmbeddedControllers::start(embedded);
-    if (!started) {
-      ctx.err << "error: controllers: " << started.error().message() << "\n";
-      arm->stop();
-      ec2->stop();
-      (*server)->stop();
-      return kExitFailed;
-    }
-    controllers = std::move(*started);
-    ctx.out << "controllers: EC2NodeClass, provisioner, NodeClaim lifecycle, garbage collection, "
-               "drift, disruption; node agent and workload controllers"
-            << (arm ? "; Cluster API and CAPZ (AzureCluster, AzureMachine, AzureMachinePool, "
-                      "AzureMachinePoolMachine)"
-                    : "")
-            << "\n";
-  }
-  ctx.out << "nodewright is ready: kubectl --kubeconfig " << (*server)->kubeconfigPath()
-          << " get nodepools,nodeclaims,ec2nodeclasses,clusters,azureclusters,azuremachines\n";
-  ctx.out.flush();
   if (waiter) {
-    int sig = waiter->wait();
-    ctx.out << "received " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+    std::optional<int> sig;
+    while (!(sig = waiter->waitFor(std::chrono::milliseconds(200)))) {
+    }
+    ctx.out << "received " << (*sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping\n";
+    demo = {};
+  } else if (demo.joinable()) {
+    demo.join();
+    return demoSucceeded ? kExitOk : kExitFailed;
   }
-  controllers.reset();
-  if (arm) {
-    arm->stop();
-  }
-  if (ec2) {
-    ec2->stop();
-  }
-  (*server)->stop();
   return kExitOk;
 }
 
@@ -329,19 +317,35 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
       "up", "Run everything on this machine: API server, cloud emulators and controllers");
   sub->add_option("--data-dir", o->dataDir, "Where state, kubeconfig and CRDs are kept")
       ->capture_default_str();
-  sub->add_flag("--demo", o->demo, "Also create a demo NodePool, EC2NodeClass and pending pods");
-  sub->add_option("--cloud", o->cloud, "Which cloud the controllers talk to")
+  sub->add_flag("--demo", o->demo,
+                "Apply the examples (nodes, a drift, an Azure cluster of 20 machines) and narrate");
+  sub->add_option("--cloud", o->cloud,
+                  "emulated: everything here; aws or azure: only the controllers, against a real "
+                  "cluster and cloud, with `nodewright controller`'s flags after this one")
       ->check(CLI::IsMember({"emulated", "aws", "azure"}))
       ->capture_default_str();
-  sub->add_option("--time-scale", o->timeScale,
-                  "How much faster than real time the emulated clouds run")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  CLI::Option* timeScale =
+      sub->add_option("--time-scale", o->timeScale,
+                      "How much faster than real time the emulated clouds run (--demo: 5)")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
   sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
   sub->add_option("--listen", o->listen, "Loopback address of the embedded API server")
       ->capture_default_str();
   sub->add_flag("--wait", o->wait, "Stay up until SIGINT or SIGTERM, then stop cleanly");
-  sub->callback([o, &ctx, &action] { action = [o, &ctx] { return up(*o, ctx); }; });
+  sub->add_option("--examples-dir", o->examplesDir,
+                  "The repository's examples/ for --demo (default: found next to the binary)");
+  sub->add_option("--log-file", o->logFile,
+                  "Where the controllers log (default DATA/nodewright.log; - for stderr)");
+  sub->allow_extras();
+  sub->callback([o, sub, timeScale, &ctx, &action] {
+    o->controllerFlags = sub->remaining();
+    if (o->demo && timeScale->count() == 0) {
+      // Emulated VMs take 45 s to create; the demo's Azure story would take minutes.
+      o->timeScale = kDemoTimeScale;
+    }
+    action = [o, &ctx] { return runUp(*o, ctx); };
+  });
 }
 
 }  // namespace nodewright::cmd

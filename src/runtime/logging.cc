@@ -18,6 +18,7 @@ thread_local ThreadContext current;
 
 std::mutex mu;
 spdlog::sink_ptr sharedSink;
+LogOptions currentOptions;  // GUARDED_BY(mu)
 
 // %j: the message as a JSON string value; %K: ,"controller":..,"object":.. when in a reconcile.
 class JsonMessageFlag : public spdlog::custom_flag_formatter {
@@ -119,6 +120,7 @@ core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink) 
   if (level == spdlog::level::off && options.level != "off")
     return core::fail(core::Error::invalid("--log-level: unknown level \"" + options.level + "\""));
   std::lock_guard lock(mu);
+  currentOptions = options;
   // Loggers named earlier keep their old sink; drop them so they are made again on this one.
   spdlog::drop_all();
   sharedSink = std::move(sink);
@@ -128,6 +130,11 @@ core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink) 
   spdlog::set_default_logger(logger);
   spdlog::set_level(level);
   return core::ok();
+}
+
+LogOptions currentLogOptions() {
+  std::lock_guard lock(mu);
+  return currentOptions;
 }
 
 std::shared_ptr<spdlog::logger> namedLogger(const std::string& name) {

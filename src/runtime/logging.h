@@ -24,6 +24,9 @@ core::Status configureLogging(const LogOptions& options);
 // The same, writing to `sink` instead of stderr (tests).
 core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink);
 core::Result<LogFormat> parseLogFormat(const std::string& text);
+// What the last configureLogging() was given (a command that moves its logs to a file keeps
+// the user's format and level).
+LogOptions currentLogOptions();
 
 // A logger named `name` on the shared sink (created once, then reused).
 std::shared_ptr<spdlog::logger> namedLogger(const std::string& name);

@@ -30,15 +30,23 @@ TEST(UpCommandTest, PrintsPlanWritesCrdsAndIsReady) {
   EXPECT_EQ(r.err, "");
   std::vector<std::string> out = lines(r.out);
   ASSERT_FALSE(out.empty());
-  EXPECT_EQ(out.back().rfind("nodewright is ready", 0), 0u) << r.out;
+  ASSERT_GE(out.size(), 2u);
+  EXPECT_EQ(out[out.size() - 2].rfind("nodewright is ready in ", 0), 0u) << r.out;
+  EXPECT_EQ(out.back(), "  export KUBECONFIG=" + data +
+                            "/kubeconfig   # then: kubectl get nodes; nodewright status");
   EXPECT_TRUE(contains(
       r.out, "  embedded API server (SQLite in " + data + ", writes " + data + "/kubeconfig)\n"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "embedded API server: https://127.0.0.1:")) << r.out;
-  EXPECT_TRUE(contains(r.out, "nodewright is ready: kubectl --kubeconfig " + data + "/kubeconfig"))
+  // The start-up display: one line per component, with where to reach it.
+  EXPECT_TRUE(contains(r.out, "[1/4] embedded API server ........ ready in ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "s: https://127.0.0.1:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "[2/4] EC2 emulator ............... ready in ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "s: http://127.0.0.1:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "[4/4] controllers ................ ready in ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "kubectl --kubeconfig " + data + "/kubeconfig get ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  EC2 emulator (writes " + data + "/aws/config, state in "))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "  EC2 emulator (writes " + data + "/aws/config)\n")) << r.out;
-  EXPECT_TRUE(contains(r.out, "EC2 emulator: http://127.0.0.1:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "logs: " + data + "/nodewright.log\n")) << r.out;
   EXPECT_TRUE(contains(testing::readFile(dir.path() / "data" / "aws" / "config"),
                        "endpoint_url = http://127.0.0.1:"));
   EXPECT_TRUE(contains(r.out, "  every CRD schema is structural\n")) << r.out;
@@ -93,6 +101,41 @@ TEST(UpCommandTest, CloudChoosesWhichEmulatorsArePlanned) {
       testing::runCmd({"up", "--dry-run", "--cloud", "azure", "--data-dir", dir.path().string()});
   EXPECT_TRUE(contains(azure.out, "against Azure")) << azure.out;
   EXPECT_FALSE(contains(azure.out, "Karpenter")) << azure.out;
+}
+
+TEST(UpCommandTest, DemoNeedsTheEmulators) {
+  Ran r = testing::runCmd({"up", "--cloud", "aws", "--demo"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("error: --demo: needs --cloud emulated", 0), 0u) << r.err;
+}
+
+TEST(UpCommandTest, ControllerFlagsWithoutARealCloudAreRefused) {
+  ScratchDir dir;
+  Ran r = testing::runCmd({"up", "--data-dir", dir.path().string(), "--cluster-name", "x"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "unexpected arguments --cluster-name x")) << r.err;
+}
+
+// With a real cloud, `up` is `nodewright controller` with the flags that follow: the
+// controller's own checks answer.
+TEST(UpCommandTest, RealCloudRunsTheControllerWithItsFlags) {
+  ScratchDir dir;
+  const std::string missing = (dir.path() / "no-kubeconfig").string();
+  Ran aws =
+      testing::runCmd({"up", "--cloud", "aws", "--kubeconfig", missing, "--cluster-name", "prod"});
+  EXPECT_NE(aws.code, 0);
+  EXPECT_TRUE(contains(aws.err, missing)) << aws.err;
+  Ran azure = testing::runCmd({"up", "--cloud", "azure", "--kubeconfig", missing});
+  EXPECT_NE(azure.code, 0);
+  EXPECT_TRUE(contains(azure.err, "AZURE_TENANT_ID") || contains(azure.err, missing)) << azure.err;
+}
+
+TEST(UpCommandTest, DemoWithoutExamplesNamesTheFlag) {
+  ScratchDir dir;
+  Ran r = testing::runCmd({"up", "--demo", "--data-dir", (dir.path() / "d").string(),
+                           "--examples-dir", (dir.path() / "nowhere").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("error: --examples-dir: no demo/nodepool.yaml in ", 0), 0u) << r.err;
 }
 
 struct BadUpFlag {
