@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds and runs every test on a fresh machine:
 #   1. the release build (g++, warnings as errors) and its tests,
-#   2. the benchmarks, built and run once briefly so they cannot rot,
-#   3. the AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and its tests,
-#   4. the libFuzzer targets for a bounded time (NW_FUZZ_SECONDS, default 60 each).
+#   2. the newcomer's path: a fresh clone runs the README's first command with --demo, is
+#      checked with kubectl, stopped with Ctrl-C and started again (scripts/fresh_clone_demo.sh),
+#   3. the benchmarks, built and run once briefly so they cannot rot,
+#   4. the AddressSanitizer + UndefinedBehaviorSanitizer build (clang) and its tests,
+#   5. the libFuzzer targets for a bounded time (NW_FUZZ_SECONDS, default 60 each).
 # Usage: scripts/test.sh [--quick]   (--quick: only step 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +15,9 @@ scripts/deps.sh
 command -v npm >/dev/null || { echo "node and npm are required" >&2; exit 1; }
 npm ci --prefix tests/apiserver/node --no-audit --no-fund --silent
 npm ci --prefix tests/emulators/arm/node --no-audit --no-fund --silent
+
+# Paths relative to the repository, so the fresh clone's build (step 5) hits this build's cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=1
 
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true
@@ -27,6 +32,9 @@ cmake --build build -j"$jobs"
 step "tests"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600
 $quick && exit 0
+
+step "fresh clone: scripts/up.sh --demo, kubectl checks, restart"
+scripts/fresh_clone_demo.sh
 
 step "benchmarks (smoke run)"
 for b in build/bench/*_bench build/bench/nodewright-bench-*; do
