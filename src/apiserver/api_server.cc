@@ -6,10 +6,11 @@
 
 #include "api/crd/generate.h"
 #include "apiserver/gc/collector.h"
-#include "http/server.h"
 #include "apiserver/pki/credentials.h"
+#include "apiserver/request_log.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"
+#include "http/server.h"
 
 namespace nodewright::apiserver {
 namespace {
@@ -27,6 +28,11 @@ class EmbeddedApiServer : public ApiServer {
     std::error_code ec;
     std::filesystem::create_directories(options_.dataDir, ec);
     if (ec) return core::fail(core::Error::internal("cannot create " + options_.dataDir));
+    if (!options_.requestLog.empty()) {
+      auto log = RequestLog::open(options_.requestLog, clock_);
+      if (!log) return core::fail(log.error());
+      requestLog_ = std::move(*log);
+    }
     auto credentials = pki::loadOrCreate(options_.dataDir);
     if (!credentials) return core::fail(credentials.error());
     storage::StoreOptions storeOptions;
@@ -50,9 +56,15 @@ class EmbeddedApiServer : public ApiServer {
     serverOptions.certificatePem = credentials->servingCertificatePem;
     serverOptions.privateKeyPem = credentials->servingKeyPem;
     serverOptions.tooLarge = [](size_t limit) { return errors::tooLarge(limit).toResponse(); };
-    auto server = http::startServer(
-        serverOptions,
-        [this](const http::Request& r, http::Exchange& e) { handler_->handle(r, e); });
+    http::Handler handle = [this](const http::Request& r, http::Exchange& e) {
+      handler_->handle(r, e);
+    };
+    if (requestLog_) {
+      handle = [this, next = std::move(handle)](const http::Request& r, http::Exchange& e) {
+        requestLog_->serve(r, e, next);
+      };
+    }
+    auto server = http::startServer(serverOptions, std::move(handle));
     if (!server) return core::fail(server.error());
     server_ = std::move(*server);
     return pki::writePrivateFile(kubeconfigPath(), pki::kubeconfig(*credentials, url()));
@@ -108,6 +120,8 @@ class EmbeddedApiServer : public ApiServer {
   ApiServerOptions options_;
   const core::Clock& clock_;
   ResourceTable resources_;
+  // Outlives the HTTP server, whose connection threads append to it.
+  RequestLogPtr requestLog_;
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<rest::Handler> handler_;
   std::unique_ptr<gc::Collector> collector_;

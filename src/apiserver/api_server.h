@@ -18,6 +18,9 @@ struct ApiServerOptions {
   std::chrono::milliseconds bookmarkInterval{std::chrono::seconds(15)};
   size_t watchHistory = 10000;
   bool fsync = true;
+  // When set, one JSON line per answered API request is appended to this file (see
+  // apiserver/request_log.h for the format); empty: no request log.
+  std::string requestLog;
 };
 
 class ApiServer {

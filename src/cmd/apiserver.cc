@@ -16,6 +16,7 @@ struct ApiServerFlags {
   std::string listen = "127.0.0.1:6443";
   double bookmarkSeconds = 15;
   size_t watchHistory = 10000;
+  std::string requestLog;
 };
 
 int runApiServer(const ApiServerFlags& flags, Context& ctx) {
@@ -31,6 +32,7 @@ int runApiServer(const ApiServerFlags& flags, Context& ctx) {
   options.bookmarkInterval =
       std::chrono::milliseconds(static_cast<int64_t>(flags.bookmarkSeconds * 1000));
   options.watchHistory = flags.watchHistory;
+  options.requestLog = flags.requestLog;
   SignalWaiter waiter;
   core::SystemClock clock;
   auto server = apiserver::startApiServer(options, clock);
@@ -67,6 +69,10 @@ void addApiServerCommand(CLI::App& app, Context& ctx, Action& action) {
                   "Events kept for watches resuming from an older resourceVersion")
       ->check(CLI::Range(size_t{1}, size_t{10000000}))
       ->capture_default_str();
+  sub->add_option("--request-log", flags->requestLog,
+                  "Append one JSON line per API request (verb, resource, user agent, status; "
+                  "never bodies or tokens) to FILE")
+      ->option_text("FILE");
   sub->callback(
       [flags, &ctx, &action] { action = [flags, &ctx] { return runApiServer(*flags, ctx); }; });
 }

@@ -5,8 +5,12 @@
 #include "api/core/node.h"
 #include "api/core/pod.h"
 #include "api/core/policy.h"
+#include "api/core/rbac.h"
 #include "api/core/secret.h"
+#include "api/core/service.h"
 #include "api/registry.h"
+
+#include <vector>
 
 // The built-in kinds controllers read and the embedded API server serves. Names, short names,
 // scopes and status subresources are kube-apiserver's; printer columns follow kubectl's tables
@@ -27,6 +31,38 @@ KindInfo builtin(std::string group, std::string kind, std::string plural, bool n
   return info;
 }
 
+// RBAC objects are validated and stored only: the embedded API server does not authorize.
+void registerRbacKinds(Registry& registry) {
+  using corev1::ClusterRole;
+  using corev1::ClusterRoleBinding;
+  using corev1::Role;
+  using corev1::RoleBinding;
+  constexpr const char* kGroup = "rbac.authorization.k8s.io";
+  const std::vector<PrinterColumn> bindingColumns = {
+      {"Role", "string", ".roleRef.name", "", 0},
+      {"Age", "date", kAge, "", 0},
+      {"Subjects", "string", ".subjects[*].name", "", 1},
+  };
+
+  // Roles print their creation time as a timestamp, as kube-apiserver's printer does.
+  KindInfo clusterRole = builtin<ClusterRole>(kGroup, "ClusterRole", "clusterroles", false, false);
+  clusterRole.printerColumns = {{"Created At", "string", kAge, "", 0}};
+  registry.add(std::move(clusterRole));
+
+  KindInfo clusterRoleBinding = builtin<ClusterRoleBinding>(kGroup, "ClusterRoleBinding",
+                                                            "clusterrolebindings", false, false);
+  clusterRoleBinding.printerColumns = bindingColumns;
+  registry.add(std::move(clusterRoleBinding));
+
+  KindInfo role = builtin<Role>(kGroup, "Role", "roles", true, false);
+  role.printerColumns = {{"Created At", "string", kAge, "", 0}};
+  registry.add(std::move(role));
+
+  KindInfo roleBinding = builtin<RoleBinding>(kGroup, "RoleBinding", "rolebindings", true, false);
+  roleBinding.printerColumns = bindingColumns;
+  registry.add(std::move(roleBinding));
+}
+
 }  // namespace
 
 void registerCoreKinds(Registry& registry) {
@@ -41,6 +77,8 @@ void registerCoreKinds(Registry& registry) {
   using corev1::PodDisruptionBudget;
   using corev1::ReplicaSet;
   using corev1::Secret;
+  using corev1::Service;
+  using corev1::ServiceAccount;
 
   KindInfo ns = builtin<Namespace>("", "Namespace", "namespaces", false, true);
   ns.shortNames = {"ns"};
@@ -91,6 +129,24 @@ void registerCoreKinds(Registry& registry) {
       {"Age", "date", kAge, "", 0},
   };
   registry.add(std::move(secret));
+
+  KindInfo serviceAccount =
+      builtin<ServiceAccount>("", "ServiceAccount", "serviceaccounts", true, false);
+  serviceAccount.shortNames = {"sa"};
+  serviceAccount.printerColumns = {{"Age", "date", kAge, "", 0}};
+  registry.add(std::move(serviceAccount));
+
+  KindInfo service = builtin<Service>("", "Service", "services", true, true);
+  service.shortNames = {"svc"};
+  service.categories = {"all"};
+  service.printerColumns = {
+      {"Type", "string", ".spec.type", "", 0},
+      {"Cluster-IP", "string", ".spec.clusterIP", "", 0},
+      {"Ports", "string", ".spec.ports[*].port", "", 0},
+      {"Age", "date", kAge, "", 0},
+      {"Selector", "string", ".spec.selector", "", 1},
+  };
+  registry.add(std::move(service));
 
   KindInfo configMap = builtin<ConfigMap>("", "ConfigMap", "configmaps", true, false);
   configMap.shortNames = {"cm"};
@@ -149,6 +205,8 @@ void registerCoreKinds(Registry& registry) {
       {"Age", "date", kAge, "", 0},
   };
   registry.add(std::move(pdb));
+
+  registerRbacKinds(registry);
 }
 
 }  // namespace nodewright::api

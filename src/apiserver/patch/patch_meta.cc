@@ -22,7 +22,7 @@ FieldMeta nested(const TypeMeta& type) {
 }
 
 // Built once; members reference each other, so the catalog is never copied or moved.
-// Tags from kubernetes/api core/v1, apps/v1, policy/v1 and apimachinery meta/v1 types.go.
+// Tags from kubernetes/api core/v1, apps/v1, policy/v1, rbac/v1 and apimachinery meta/v1 types.go.
 struct Catalog {
   TypeMeta objectMeta;
   TypeMeta container;
@@ -37,7 +37,10 @@ struct Catalog {
   TypeMeta withConditions;    // Namespace, PodDisruptionBudget
   TypeMeta workloadSpec;      // spec.template of Deployment, ReplicaSet, DaemonSet
   TypeMeta workload;
-  TypeMeta metadataOnly;  // Event, Secret, ConfigMap, Lease, custom resources
+  TypeMeta metadataOnly;  // Event, Secret, ConfigMap, Lease, RBAC kinds, custom resources
+  TypeMeta serviceAccount;
+  TypeMeta serviceSpec;
+  TypeMeta service;
 
   Catalog() {
     objectMeta.fields = {{"finalizers", primitiveSet()}, {"ownerReferences", mergeBy("uid")}};
@@ -77,6 +80,13 @@ struct Catalog {
                        {"spec", nested(workloadSpec)},
                        {"status", nested(conditionsStatus)}};
     metadataOnly.fields = {{"metadata", nested(objectMeta)}};
+    serviceAccount.fields = {{"metadata", nested(objectMeta)},
+                             {"secrets", mergeBy("name")},
+                             {"imagePullSecrets", mergeBy("name")}};
+    serviceSpec.fields = {{"ports", mergeBy("port")}};
+    service.fields = {{"metadata", nested(objectMeta)},
+                      {"spec", nested(serviceSpec)},
+                      {"status", nested(conditionsStatus)}};
   }
   Catalog(const Catalog&) = delete;
   Catalog& operator=(const Catalog&) = delete;
@@ -103,11 +113,18 @@ const TypeMeta* builtinKindMeta(std::string_view group, std::string_view kind) {
       {"", "Event", &c.metadataOnly},
       {"", "Secret", &c.metadataOnly},
       {"", "ConfigMap", &c.metadataOnly},
+      {"", "ServiceAccount", &c.serviceAccount},
+      {"", "Service", &c.service},
       {"coordination.k8s.io", "Lease", &c.metadataOnly},
       {"apps", "Deployment", &c.workload},
       {"apps", "ReplicaSet", &c.workload},
       {"apps", "DaemonSet", &c.workload},
       {"policy", "PodDisruptionBudget", &c.withConditions},
+      // RBAC rules and subjects carry no patch strategy upstream: a patch replaces the list.
+      {"rbac.authorization.k8s.io", "Role", &c.metadataOnly},
+      {"rbac.authorization.k8s.io", "ClusterRole", &c.metadataOnly},
+      {"rbac.authorization.k8s.io", "RoleBinding", &c.metadataOnly},
+      {"rbac.authorization.k8s.io", "ClusterRoleBinding", &c.metadataOnly},
   };
   for (const Entry& entry : kinds) {
     if (entry.group == group && entry.kind == kind) {

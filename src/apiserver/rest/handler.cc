@@ -183,6 +183,10 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
   }
   Target target;
   std::vector<std::string> tail(segments.begin() + static_cast<long>(rest), segments.end());
+  if (tail.size() >= 2 && tail[0] == "watch") {
+    target.watchPath = true;
+    tail.erase(tail.begin());
+  }
   if (tail.size() >= 3 && tail[0] == "namespaces") {
     auto namespaced = resources_.find(group, version, tail[2]);
     if (namespaced && namespaced->namespaced) {
@@ -196,6 +200,11 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
     return;
   }
   if (tail.size() >= 2) target.name = tail[1];
+  if (target.watchPath && (!target.name.empty() || request.method != "GET")) {
+    // Watching one object by path is not served; clients use a metadata.name field selector.
+    respondError(exchange, errors::notFoundPath(request.path));
+    return;
+  }
   if (tail.size() == 3) {
     target.subresource = tail[2];
     if (!target.resource->hasSubresource(target.subresource)) {
@@ -218,7 +227,8 @@ void Handler::handleResource(const http::Request& request, const Target& target,
   if (method == "GET") {
     if (!collection) {
       getOne(request, target, exchange);
-    } else if (request.param("watch") == "true" || request.param("watch") == "1") {
+    } else if (target.watchPath || request.param("watch") == "true" ||
+               request.param("watch") == "1") {
       watch(request, target, exchange);
     } else {
       list(request, target, exchange);

@@ -5,11 +5,11 @@
 #include <string>
 
 #include "api/registry.h"
-#include "http/server.h"
 #include "apiserver/resources.h"
 #include "apiserver/rest/objects.h"
 #include "apiserver/storage/store.h"
 #include "core/clock.h"
+#include "http/server.h"
 
 // Routes every request of the Kubernetes REST API: discovery, OpenAPI, and the verbs on
 // resources and their subresources.
@@ -29,6 +29,9 @@ struct Target {
   std::string ns;
   std::string name;
   std::string subresource;
+  // The deprecated /watch/ path form (GET .../watch/namespaces/NS/pods): a watch whatever the
+  // query says.
+  bool watchPath = false;
 };
 
 class Handler {

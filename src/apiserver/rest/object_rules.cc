@@ -12,6 +12,22 @@ bool isNamespace(const Resource& r) {
   return r.group.empty() && r.kind == "Namespace";
 }
 
+// ValidatePathSegmentName: RBAC names such as "system:controller:x" need only be usable in a
+// URL path.
+std::vector<std::string> pathSegmentNameErrors(const std::string& name) {
+  if (name == "." || name == "..") return {"may not be '" + name + "'"};
+  for (const char* bad : {"/", "%"}) {
+    if (name.find(bad) != std::string::npos) return {"may not contain '" + std::string(bad) + "'"};
+  }
+  return {};
+}
+
+std::vector<std::string> nameErrors(const Resource& r, const std::string& name) {
+  if (isNamespace(r)) return api::dns1123LabelErrors(name);
+  if (r.group == "rbac.authorization.k8s.io") return pathSegmentNameErrors(name);
+  return api::dns1123SubdomainErrors(name);
+}
+
 // Removes what the schema does not declare, as structural pruning does.
 void prune(Json& value, const Json& schema) {
   if (!schema.is_object() || schema.value("x-kubernetes-preserve-unknown-fields", false)) return;
@@ -66,9 +82,7 @@ api::FieldErrors validateObjectMeta(const Resource& resource, const Json& object
   api::FieldErrors errors;
   const std::string name = meta::name(object);
   if (!name.empty()) {
-    auto problems =
-        isNamespace(resource) ? api::dns1123LabelErrors(name) : api::dns1123SubdomainErrors(name);
-    for (const auto& p : problems) {
+    for (const auto& p : nameErrors(resource, name)) {
       errors.push_back({"metadata.name", api::fielderr::invalid(Json(name), p)});
     }
   }
@@ -91,6 +105,13 @@ api::FieldErrors immutableFieldErrors(const Resource& resource, const Json& curr
 Json customResourceForm(const Json& sent, const Json& defaulted, const Json& schema) {
   Json out = sent;
   prune(out, schema);
+  // As upstream, the root's type and object metadata survive pruning whether or not a schema
+  // (often just `spec` with x-kubernetes-preserve-unknown-fields) declares them.
+  if (out.is_object() && sent.is_object()) {
+    for (const char* kept : {"apiVersion", "kind", "metadata"}) {
+      if (auto it = sent.find(kept); it != sent.end()) out[kept] = *it;
+    }
+  }
   addMissing(out, defaulted);
   return out;
 }
