@@ -147,13 +147,24 @@ core::Result<AzureControllerSettings> azureControllerSettings(const AzureControl
     options.caPem = pem.str();
   }
   for (auto [name, target] : {std::pair{"AZURE_TENANT_ID", &options.tenantId},
-                              std::pair{"AZURE_CLIENT_ID", &options.clientId},
-                              std::pair{"AZURE_CLIENT_SECRET", &options.clientSecret}}) {
+                              std::pair{"AZURE_CLIENT_ID", &options.clientId}}) {
     auto value = required(env, name);
     if (!value) {
       return core::fail(value.error());
     }
     *target = std::move(*value);
+  }
+  // A client secret, else the federated token the workload identity webhook projects.
+  if (std::optional<std::string> file = env("AZURE_FEDERATED_TOKEN_FILE");
+      file && !file->empty() && !env("AZURE_CLIENT_SECRET")) {
+    options.federatedTokenFile = std::move(*file);
+  } else {
+    auto secret = required(env, "AZURE_CLIENT_SECRET");
+    if (!secret) {
+      return core::fail(core::Error::invalid(
+          secret.error().message() + "; or AZURE_FEDERATED_TOKEN_FILE for workload identity"));
+    }
+    options.clientSecret = std::move(*secret);
   }
   options.armEndpoint = std::move(*arm);
   options.authorityHost = std::move(*authorityHost);

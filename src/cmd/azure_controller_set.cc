@@ -43,10 +43,15 @@ core::Result<std::unique_ptr<AzureControllerSet>> AzureControllerSet::create(
   entra.authorityHost = options.authorityHost.empty() ? options.armEndpoint : options.authorityHost;
   entra.tenantId = options.tenantId;
   entra.clientId = options.clientId;
-  self->credential_ =
-      cloud::azure::cached(std::make_unique<cloud::azure::ClientSecretCredential>(
-                               entra, std::move(options.clientSecret), *self->transport_, clock),
-                           clock);
+  cloud::azure::TokenCredentialPtr credential;
+  if (!options.federatedTokenFile.empty()) {
+    credential = std::make_unique<cloud::azure::WorkloadIdentityCredential>(
+        entra, options.federatedTokenFile, *self->transport_, clock);
+  } else {
+    credential = std::make_unique<cloud::azure::ClientSecretCredential>(
+        entra, std::move(options.clientSecret), *self->transport_, clock);
+  }
+  self->credential_ = cloud::azure::cached(std::move(credential), clock);
   cloud::azure::ArmClientOptions arm;
   arm.endpoint = options.armEndpoint;
   self->arm_ =

@@ -34,6 +34,8 @@ struct AzureControllerSetOptions {
   std::string tenantId;
   std::string clientId;
   std::string clientSecret;  // never logged
+  // Workload identity instead of a secret: the projected service account token to exchange.
+  std::string federatedTokenFile;
   lro::EngineOptions lro;
   controllers::capz::RunnerOptions runner;
   controllers::capi::CapiOptions capi;

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
@@ -61,12 +62,15 @@ std::chrono::milliseconds millis(double seconds) {
 // The endpoints and leader election both clouds share; false after writing the error.
 bool commonManagerOptions(const ControllerFlags& flags, const std::string& electionName,
                           runtime::ManagerOptions& managerOptions, Context& ctx) {
-  for (auto [flag, target] : {std::pair{&flags.metricsAddress, &managerOptions.metricsEndpoint},
-                              std::pair{&flags.healthAddress, &managerOptions.healthEndpoint}}) {
+  for (auto [name, flag, target] : {std::tuple{"--metrics-bind-address", &flags.metricsAddress,
+                                               &managerOptions.metricsEndpoint},
+                                    std::tuple{"--health-probe-bind-address", &flags.healthAddress,
+                                               &managerOptions.healthEndpoint}}) {
     if (flag->empty()) {
       continue;
     }
-    auto address = parseListenAddress(*flag);
+    // In a pod these must be reachable by the kubelet's probes and Prometheus (0.0.0.0:8080).
+    auto address = parseListenAddress(*flag, name, ListenScope::Any);
     if (!address) {
       ctx.err << "error: " << address.error().message() << "\n";
       return false;

@@ -4,9 +4,10 @@
 
 namespace nodewright::cmd {
 
-core::Result<ListenAddress> parseListenAddress(const std::string& text) {
+core::Result<ListenAddress> parseListenAddress(const std::string& text, const std::string& flag,
+                                               ListenScope scope) {
   auto bad = [&](const std::string& why) {
-    return core::fail(core::Error::invalid("--listen: " + why + " (got \"" + text + "\")"));
+    return core::fail(core::Error::invalid(flag + ": " + why + " (got \"" + text + "\")"));
   };
   size_t colon = text.rfind(':');
   if (colon == std::string::npos) return bad("expected HOST:PORT");
@@ -22,7 +23,11 @@ core::Result<ListenAddress> parseListenAddress(const std::string& text) {
     return bad("the port must be a number from 0 to 65535");
   }
   address.port = static_cast<uint16_t>(value);
-  if (address.host != "127.0.0.1" && address.host != "::1" && address.host != "localhost") {
+  if (address.host.empty()) {
+    return bad("expected HOST:PORT");
+  }
+  if (scope == ListenScope::LoopbackOnly && address.host != "127.0.0.1" && address.host != "::1" &&
+      address.host != "localhost") {
     return bad("only loopback addresses (127.0.0.1, ::1) are served");
   }
   if (address.host == "localhost") address.host = "127.0.0.1";

@@ -53,7 +53,8 @@ ScopedEnv credentials(bool tenant, bool client, bool secret) {
       {{"AZURE_TENANT_ID", tenant ? std::optional<std::string>("t") : std::nullopt},
        {"AZURE_CLIENT_ID", client ? std::optional<std::string>("c") : std::nullopt},
        {"AZURE_CLIENT_SECRET", secret ? std::optional<std::string>(kSecret) : std::nullopt},
-       {"AZURE_AUTHORITY_HOST", std::nullopt}});
+       {"AZURE_AUTHORITY_HOST", std::nullopt},
+       {"AZURE_FEDERATED_TOKEN_FILE", std::nullopt}});
 }
 
 testing::Ran runAzure(std::vector<std::string> extra) {
@@ -79,6 +80,16 @@ TEST(ControllerAzureCommandTest, EachMissingCredentialVariableIsNamed) {
         << r.err;
     EXPECT_EQ(r.err.find(kSecret), std::string::npos) << r.err;
   }
+}
+
+// Workload identity: the webhook projects a token file and sets no secret.
+TEST(ControllerAzureCommandTest, AFederatedTokenFileStandsInForTheSecret) {
+  auto env = credentials(true, true, false);
+  ScopedEnv federated({{"AZURE_FEDERATED_TOKEN_FILE", std::optional<std::string>("/var/token")}});
+  auto r = runAzure({});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("error: kubeconfig:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("AZURE_CLIENT_SECRET"), std::string::npos) << r.err;
 }
 
 TEST(ControllerAzureCommandTest, TheClusterNameIsNotRequiredOnAzure) {
