@@ -7,6 +7,8 @@
 #include <spdlog/spdlog.h>
 
 #include "emulators/arm/path.h"
+#include "emulators/arm/state.h"
+#include "emulators/engine/state_file.h"
 
 namespace nodewright::emulators::arm {
 namespace {
@@ -81,7 +83,21 @@ core::Result<std::unique_ptr<ArmEmulator>> ArmEmulator::create(const core::Clock
   if (!skus) {
     return core::fail(skus.error());
   }
-  return std::unique_ptr<ArmEmulator>(new ArmEmulator(clock, std::move(options), std::move(*skus)));
+  std::unique_ptr<ArmEmulator> emulator(
+      new ArmEmulator(clock, std::move(options), std::move(*skus)));
+  if (const std::string& file = emulator->options_.stateFile; !file.empty()) {
+    auto saved = readStateFile(file, kArmStateFormat, kArmStateVersion);
+    if (!saved) {
+      return core::fail(saved.error());
+    }
+    if (*saved) {
+      if (auto restored = emulator->restoreState(**saved); !restored) {
+        return core::fail(restored.error().wrap("state file " + file));
+      }
+      spdlog::info("arm: restored state from {}", file);
+    }
+  }
+  return emulator;
 }
 
 ArmEmulator::ArmEmulator(const core::Clock& clock, ArmEmulatorOptions options, SkuCatalog skus)

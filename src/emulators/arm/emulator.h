@@ -44,6 +44,10 @@ struct ArmEmulatorOptions {
   size_t maxBodyBytes = 4 * 1024 * 1024;
   // Finished operations kept readable (for a day of emulated time), oldest forgotten first.
   size_t maxRetainedOperations = 10000;
+  // Where the emulator keeps its state across restarts (state.h); empty: in memory only. An
+  // existing file is restored at start (a file that cannot be used fails the start and is left
+  // as it is); the server saves it about a second after changes and once more on stop().
+  std::string stateFile;
 };
 
 // Thread-safe: the HTTP server calls serve() from one thread per connection.
@@ -67,6 +71,14 @@ class ArmEmulator {
   uint64_t puts(std::string_view resourceId) const;
   // The engine's stats plus {"puts": {lower-case id: n}}.
   api::Json stats();
+
+  // The document a state file holds (state.h), as of now.
+  core::Result<api::Json> saveState();
+  // Replaces the model's state with a saved one and continues emulated time from when it was
+  // saved; Invalid, the emulator unchanged, when malformed. Call before serving.
+  core::Status restoreState(const api::Json& state);
+  // Moves whenever saveState() would give a different document (not as time alone passes).
+  uint64_t stateGeneration() { return engine_.store().generation(); }
 
  private:
   ArmEmulator(const core::Clock& clock, ArmEmulatorOptions options, SkuCatalog skus);

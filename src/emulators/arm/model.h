@@ -93,6 +93,13 @@ class ArmModel {
   // How long finished operations stay readable, in real (scaled) time.
   std::chrono::microseconds operationRetention() const;
 
+  // The model's part of a state file (state.h): the store's resources and operations and what
+  // the model keeps beside them, as of a moment between writes.
+  core::Result<api::Json> saveState();
+  // Replaces everything with a saved state and rebuilds the indexes. Invalid, with what is
+  // wrong, when the state is malformed; the model is then unchanged. Call before serving.
+  core::Status restoreState(const api::Json& state);
+
  private:
   struct Container {
     std::string location;  // what a child inherits

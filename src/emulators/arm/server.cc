@@ -1,6 +1,7 @@
 #include "emulators/arm/server.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "http/certificates.h"
 
@@ -42,6 +43,13 @@ core::Result<std::unique_ptr<ArmServer>> ArmServer::start(const core::Clock& clo
   }
   server->server_ = std::move(*https);
   emu->setBaseUrl(server->url());
+  if (const std::string& file = emu->options().stateFile; !file.empty()) {
+    server->saver_ =
+        std::make_unique<StateSaver>(emu->engine().clock(), file,
+                                     StateSaver::Source{[emu] { return emu->stateGeneration(); },
+                                                        [emu] { return emu->saveState(); }});
+    server->saver_->start();
+  }
   return server;
 }
 
@@ -61,6 +69,11 @@ std::string ArmServer::url() const {
 void ArmServer::stop() {
   if (server_) {
     server_->stop();
+  }
+  if (saver_) {
+    if (auto saved = saver_->stop(); !saved) {
+      spdlog::error("arm: saving the state file failed: {}", saved.error().message());
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "emulators/arm/emulator.h"
+#include "emulators/engine/state_saver.h"
 #include "http/server.h"
 
 // The ARM emulator behind an HTTPS server on a loopback port, for `nodewright emulate azure`,
@@ -29,6 +30,7 @@ class ArmServer {
   // The generated CA certificate (PEM) to trust.
   const std::string& caPem() const { return caPem_; }
   ArmEmulator& emulator() { return *emulator_; }
+  // Stops serving, then saves the state file one last time (errors are logged). Idempotent.
   void stop();
 
  private:
@@ -36,6 +38,7 @@ class ArmServer {
 
   std::unique_ptr<ArmEmulator> emulator_;
   std::unique_ptr<http::Server> server_;
+  std::unique_ptr<StateSaver> saver_;  // set when the options name a state file
   std::string host_;
   std::string caPem_;
 };

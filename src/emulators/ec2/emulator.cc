@@ -11,6 +11,8 @@
 #include "aws/xml.h"
 #include "emulators/ec2/pricing.h"
 #include "emulators/ec2/ssm.h"
+#include "emulators/ec2/state.h"
+#include "emulators/engine/state_file.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
@@ -100,6 +102,18 @@ core::Result<std::unique_ptr<Ec2Emulator>> Ec2Emulator::create(const core::Clock
     return core::fail(world.error());
   }
   emulator->world_ = std::move(*world);
+  if (const std::string& file = emulator->options_.stateFile; !file.empty()) {
+    auto saved = readStateFile(file, kEc2StateFormat, kEc2StateVersion);
+    if (!saved) {
+      return core::fail(saved.error());
+    }
+    if (*saved) {
+      if (auto restored = emulator->restoreState(**saved); !restored) {
+        return core::fail(restored.error().wrap("state file " + file));
+      }
+      spdlog::info("ec2: restored state from {}", file);
+    }
+  }
   return emulator;
 }
 
@@ -232,6 +246,9 @@ http::Response Ec2Emulator::serveSsmRequest(const http::Request& request,
     reply = operation == "PutParameter" ? putParameter(request.body, world_)
                                         : serveSsm(operation, request.body, world_);
   }
+  if (operation == "PutParameter") {
+    ssmChanges_.fetch_add(1, std::memory_order_relaxed);
+  }
   engine_.stats().recordRequest("ssm:" + operation, reply.errorCode);
   http::Response r;
   r.status = reply.status;
@@ -271,6 +288,13 @@ core::Result<std::unique_ptr<Ec2Server>> Ec2Server::start(const core::Clock& clo
     return core::fail(http.error());
   }
   server->server_ = std::move(*http);
+  if (const std::string& file = emu->options().stateFile; !file.empty()) {
+    server->saver_ =
+        std::make_unique<StateSaver>(emu->engine().clock(), file,
+                                     StateSaver::Source{[emu] { return emu->stateGeneration(); },
+                                                        [emu] { return emu->saveState(); }});
+    server->saver_->start();
+  }
   return server;
 }
 
@@ -290,6 +314,12 @@ std::string Ec2Server::url() const {
 void Ec2Server::stop() {
   if (server_) {
     server_->stop();
+  }
+  // After the server: no request is half done, so the last save is consistent.
+  if (saver_) {
+    if (auto saved = saver_->stop(); !saved) {
+      spdlog::error("ec2: saving the state file failed: {}", saved.error().message());
+    }
   }
 }
 

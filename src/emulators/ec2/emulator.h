@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "emulators/ec2/catalog.h"
 #include "emulators/ec2/world.h"
 #include "emulators/engine/engine.h"
+#include "emulators/engine/state_saver.h"
 #include "http/server.h"
 
 // `nodewright emulate ec2`: EC2's Query protocol (Version 2016-11-15) and SSM's parameters
@@ -31,6 +33,10 @@ struct Ec2EmulatorOptions {
   Catalog catalog = builtinCatalog();
   WorldConfig world = defaultWorld();
   size_t maxBodyBytes = 4 * 1024 * 1024;
+  // Where the emulator keeps its state across restarts (state.h); empty: in memory only. An
+  // existing file is restored at start (a file that cannot be used fails the start and is left
+  // as it is); the server saves it about a second after changes and once more on stop().
+  std::string stateFile;
 };
 
 // Thread-safe: the HTTP server calls serve() from one thread per connection.
@@ -49,6 +55,15 @@ class Ec2Emulator {
   const Catalog& catalog() const { return catalog_; }
   const Ec2EmulatorOptions& options() const { return options_; }
 
+  // The document a state file holds (state.h), as of now.
+  core::Result<api::Json> saveState();
+  // Replaces the stored resources and SSM parameters with saved ones and continues emulated
+  // time from when they were saved. Invalid, with what is wrong, when the document is
+  // malformed; the emulator is then unchanged. Call before serving.
+  core::Status restoreState(const api::Json& state);
+  // Moves whenever saveState() would give a different document (not as time alone passes).
+  uint64_t stateGeneration();
+
  private:
   Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options);
 
@@ -65,6 +80,7 @@ class Ec2Emulator {
   Catalog catalog_;
   World world_;
   std::mutex ssmMu_;  // guards world_.ssmParameters and ssmVersions for SSM requests
+  std::atomic<uint64_t> ssmChanges_{0};
   ActionTable actions_;
 };
 
@@ -81,6 +97,7 @@ class Ec2Server {
   std::string url() const;  // "http://127.0.0.1:PORT"
   uint16_t port() const { return server_->port(); }
   Ec2Emulator& emulator() { return *emulator_; }
+  // Stops serving, then saves the state file one last time (errors are logged). Idempotent.
   void stop();
 
  private:
@@ -88,6 +105,7 @@ class Ec2Server {
 
   std::unique_ptr<Ec2Emulator> emulator_;
   std::unique_ptr<http::Server> server_;
+  std::unique_ptr<StateSaver> saver_;  // set when the options name a state file
   std::string host_;
 };
 

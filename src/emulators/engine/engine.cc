@@ -3,9 +3,10 @@
 namespace nodewright::emulators {
 
 Engine::Engine(const core::Clock& clock, EngineOptions options)
-    : time_(clock, options.timeScale),
+    : clock_(clock),
+      time_(clock_, options.timeScale),
       latency_(options.seed),
-      store_(clock, options.seed),
+      store_(clock_, options.seed),
       faults_(std::move(options.faults)),
       throttle_(clock),
       admin_(faults_, stats_, store_) {}

@@ -8,6 +8,7 @@
 #include "emulators/engine/admin_api.h"
 #include "emulators/engine/faults.h"
 #include "emulators/engine/latency.h"
+#include "emulators/engine/offset_clock.h"
 #include "emulators/engine/resource_store.h"
 #include "emulators/engine/scaled_clock.h"
 #include "emulators/engine/stats.h"
@@ -32,6 +33,11 @@ class Engine {
   Engine(const core::Clock& clock, EngineOptions options = {});
 
   const ScaledClock& time() const { return time_; }
+  // Where emulated timestamps (time(), the store) come from: the injected clock, run ahead
+  // after a restore if it is behind the saved time (OffsetClock).
+  const OffsetClock& clock() const { return clock_; }
+  // After restoring state saved at `saved`: emulated time goes on from there, never back.
+  void continueFrom(core::TimePoint saved) { clock_.continueFrom(saved); }
   LatencyModel& latency() { return latency_; }
   ResourceStore& store() { return store_; }
   Faults& faults() { return faults_; }
@@ -50,6 +56,7 @@ class Engine {
   }
 
  private:
+  OffsetClock clock_;
   ScaledClock time_;
   LatencyModel latency_;
   ResourceStore store_;

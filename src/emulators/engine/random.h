@@ -33,6 +33,10 @@ class RandomStream {
   // Uniform in [0, 1), 53 bits.
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
+  // Where the stream stands: RandomStream(state()) continues it (a restored emulator draws
+  // new values, not the ones it drew before).
+  uint64_t state() const { return state_; }
+
  private:
   uint64_t state_;
 };

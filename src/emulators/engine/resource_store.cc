@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/check.h"
 
 namespace nodewright::emulators {
@@ -77,6 +79,7 @@ core::Result<Created> ResourceStore::create(NewResource spec) {
   }
   Resource& stored = table.emplace(r.id, std::move(r)).first->second;
   scheduleLocked(stored);
+  ++generation_;
   return Created{settleLocked(stored, now), true};
 }
 
@@ -148,6 +151,7 @@ core::Result<Resource> ResourceStore::update(std::string_view type, std::string_
   r->tags.clear();
   setTags(r->tags, copy.tags);
   r->attributes = std::move(copy.attributes);
+  ++generation_;
   return *r;
 }
 
@@ -169,6 +173,7 @@ core::Result<Resource> ResourceStore::transition(std::string_view type, std::str
   r->state = std::move(state);
   r->next = std::move(next);
   scheduleLocked(*r);
+  ++generation_;
   return settleLocked(*r, now);
 }
 
@@ -191,12 +196,62 @@ core::Status ResourceStore::remove(std::string_view type, std::string_view id) {
   }
   unscheduleLocked(it->second);
   eraseLocked(table->second, it);
+  ++generation_;
   return core::ok();
 }
 
 void ResourceStore::advance() {
   std::lock_guard lock(mu_);
   advanceLocked(clock_.now());
+}
+
+StoreContents ResourceStore::contents() {
+  std::lock_guard lock(mu_);
+  advanceLocked(clock_.now());
+  StoreContents out;
+  out.idStream = ids_.state();
+  for (const auto& [type, table] : tables_) {
+    for (const auto& [id, r] : table) {
+      out.resources.push_back(r);
+    }
+  }
+  return out;
+}
+
+core::Status ResourceStore::restore(StoreContents contents) {
+  std::map<std::string, Table, std::less<>> tables;
+  std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> tokens;
+  for (Resource& r : contents.resources) {
+    if (r.type.empty() || r.id.empty()) {
+      return core::fail(core::Error::invalid("a resource without a type or id"));
+    }
+    if (!r.clientToken.empty() && !tokens[r.type].emplace(r.clientToken, r.id).second) {
+      return core::fail(core::Error::invalid(
+          fmt::format("{} {} repeats client token {}", r.type, r.id, r.clientToken)));
+    }
+    std::string type = r.type;
+    std::string id = r.id;
+    if (!tables[type].emplace(id, std::move(r)).second) {
+      return core::fail(core::Error::invalid(fmt::format("{} {} appears twice", type, id)));
+    }
+  }
+  std::lock_guard lock(mu_);
+  tables_ = std::move(tables);
+  tokens_ = std::move(tokens);
+  ids_ = RandomStream(contents.idStream);
+  due_.clear();
+  for (const auto& [type, table] : tables_) {
+    for (const auto& [id, r] : table) {
+      scheduleLocked(r);
+    }
+  }
+  ++generation_;
+  return core::ok();
+}
+
+uint64_t ResourceStore::generation() {
+  std::lock_guard lock(mu_);
+  return generation_;
 }
 
 size_t ResourceStore::liveCount(std::string_view type) {

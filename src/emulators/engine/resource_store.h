@@ -98,6 +98,13 @@ struct Page {
 
 using ResourceFilter = std::function<bool(const Resource&)>;
 
+// Everything a store holds, to save and restore it (see state_file.h): every resource, live or
+// still retained, and where the id stream stands, so ids drawn after a restore are new ones.
+struct StoreContents {
+  std::vector<Resource> resources;
+  uint64_t idStream = 0;
+};
+
 // Resources of many types, each table ordered by id. Every call first applies the transitions
 // that are due by the injected clock's now, so readers never see a state that should have
 // changed, and nothing needs a background thread or sleeps. Ids are drawn from a seeded stream,
@@ -134,6 +141,18 @@ class ResourceStore {
   // Applies every transition and removal due by now. Other calls do this first too.
   void advance();
 
+  // A copy of the contents as of now (due transitions applied). Attributes are shared, not
+  // copied: they are immutable.
+  StoreContents contents();
+  // Replaces the whole contents; client tokens and due transitions are rebuilt from the
+  // resources. Invalid (and the store unchanged) on a resource without a type or id, or a
+  // repeated (type, id) or (type, client token).
+  core::Status restore(StoreContents contents);
+  // Grows with every create, update, transition, retirement, removal and restore: a saver
+  // compares it to know whether anything changed. Transitions that fall due on the clock do not
+  // count, since the saved contents already schedule them.
+  uint64_t generation();
+
   size_t liveCount(std::string_view type);
   // Per type: resources not deleted, and deleted ones still visible.
   std::map<std::string, size_t> liveCounts();
@@ -161,6 +180,7 @@ class ResourceStore {
   // type -> client token -> id.
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> tokens_;
   std::set<DueKey> due_;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace nodewright::emulators
