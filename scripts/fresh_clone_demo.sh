@@ -97,9 +97,9 @@ start_up --demo
 await_line "$work/up.log" "nodewright is ready" "$up_pid" "$demo_timeout"
 echo "ready after $((SECONDS - started)) s (build included): $(grep '^nodewright is ready' "$work/up.log")"
 await_line "$work/up.log" "demo complete" "$up_pid" "$demo_timeout"
-sed -n '/^demo: /p; /^demo summary/,/^demo complete/p' "$work/up.log" | sort -u -s -k1,1 >/dev/null
 sed -n '/^demo: /p; /^  nodes /p; /^  cost per hour /p; /^  drift /p; /^  azure /p; /^demo complete/p' "$work/up.log"
 check_inventory "$work/before.txt"
+echo "peak memory of the up process during the demo: $(awk '/VmHWM/ {print $2, $3}' "/proc/$up_pid/status")"
 stop_up
 
 echo "==> scripts/up.sh again: the state must still be there"

@@ -101,6 +101,7 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   serverOptions.dataDir = dataDir.string();
   serverOptions.host = address.host;
   serverOptions.port = address.port;
+  serverOptions.requestLog = o.requestLog;
   auto server = apiserver::startApiServer(serverOptions, clock);
   if (!server) {
     progress.failed();
@@ -335,6 +336,8 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
   sub->add_flag("--wait", o->wait, "Stay up until SIGINT or SIGTERM, then stop cleanly");
   sub->add_option("--examples-dir", o->examplesDir,
                   "The repository's examples/ for --demo (default: found next to the binary)");
+  sub->add_option("--request-log", o->requestLog,
+                  "Append one JSON line per API request to this file (verb, resource, user agent)");
   sub->add_option("--log-file", o->logFile,
                   "Where the controllers log (default DATA/nodewright.log; - for stderr)");
   sub->allow_extras();

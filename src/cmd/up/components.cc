@@ -43,6 +43,7 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const CloudOpt
                                                                   const core::Clock& clock) {
   emulators::ec2::Ec2EmulatorOptions options;
   options.engine.timeScale = o.timeScale;
+  options.stateFile = (o.dataDir / "ec2-state.json").string();
   auto server = emulators::ec2::Ec2Server::start(clock, std::move(options));
   if (!server) {
     return core::fail(server.error());
@@ -67,13 +68,14 @@ core::Result<std::unique_ptr<emulators::arm::ArmServer>> startArm(const CloudOpt
   emulators::arm::ArmEmulatorOptions options;
   options.engine.timeScale = o.timeScale;
   options.clientSecrets = {{kUpClientId, clientSecret}};
+  const fs::path azureDir = o.dataDir / "azure";
+  std::error_code ec;
+  fs::create_directories(azureDir, ec);
+  options.stateFile = (azureDir / "arm-state.json").string();
   auto server = emulators::arm::ArmServer::start(clock, std::move(options));
   if (!server) {
     return core::fail(server.error());
   }
-  const fs::path azureDir = o.dataDir / "azure";
-  std::error_code ec;
-  fs::create_directories(azureDir, ec);
   if (auto written =
           apiserver::pki::writePrivateFile((azureDir / "ca.crt").string(), (*server)->caPem());
       !written) {

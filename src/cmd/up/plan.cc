@@ -14,13 +14,13 @@ std::vector<std::string> plan(const PlanOptions& o) {
   const fs::path& dir = o.dataDir;
   if (o.cloud == "aws") {
     return {
-        "Karpenter controllers against AWS and the cluster of the kubeconfig: `nodewright "
-        "controller` with the flags given after --cloud aws; no emulators"};
+        "Karpenter controllers against AWS and the cluster of the kubeconfig (`nodewright "
+        "controller` with the flags given after --cloud aws)"};
   }
   if (o.cloud == "azure") {
     return {
-        "Cluster API and CAPZ controllers against Azure and the cluster of the kubeconfig: "
-        "`nodewright controller --cloud azure` with the flags given; no emulators"};
+        "Cluster API and CAPZ controllers against Azure and the cluster of the kubeconfig "
+        "(`nodewright controller --cloud azure` with the flags given after --cloud azure)"};
   }
   std::vector<std::string> out = {
       "embedded API server (SQLite in " + dir.string() + ", writes " +
