@@ -44,11 +44,7 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action);
 // `drift explain` and `disruption plan`: read-only looks at what the controllers decide.
 void addDriftCommands(CLI::App& app, Context& ctx, Action& action);
 void addDisruptionCommands(CLI::App& app, Context& ctx, Action& action);
-// status: arrives with a later issue.
-void addPlaceholderCommands(CLI::App& app, Context& ctx, Action& action);
-// A command in DESIGN.md's contract that a later issue delivers. It accepts any flags so that
-// scripts written against the contract get the clear message rather than a usage error.
-void addPlaceholder(CLI::App& parent, const std::string& name, const std::string& description,
-                    int issue, Context& ctx, Action& action);
+// `status` (alias `view`): the live terminal view of nodes, NodePools and Azure objects.
+void addStatusCommand(CLI::App& app, Context& ctx, Action& action);
 
 }  // namespace nodewright::cmd

@@ -99,25 +99,5 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
-struct PlaceholderCase {
-  std::string name;
-  std::vector<std::string> args;
-  int issue;
-};
-
-class PlaceholderTest : public ::testing::TestWithParam<PlaceholderCase> {};
-
-TEST_P(PlaceholderTest, ExitsTwoNamingTheIssueThatDeliversIt) {
-  auto r = runCmd(GetParam().args);
-  EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err,
-            "not implemented yet: arrives with issue " + std::to_string(GetParam().issue) + "\n");
-}
-
-INSTANTIATE_TEST_SUITE_P(Commands, PlaceholderTest,
-                         ::testing::Values(PlaceholderCase{"Status", {"status", "--once"}, 11}),
-                         [](const auto& info) { return info.param.name; });
-
 }  // namespace
 }  // namespace nodewright::cmd
