@@ -58,7 +58,7 @@ stop_up() {
   local took
   took=$(echo "$(date +%s.%N) - $started" | bc)
   up_pid=
-  echo "stopped (exit $rc) in ${took} s"
+  echo "stopped (exit $rc) in ${took} s: $(tail -n 1 "$work/up.log")"
   [ "$rc" -eq 0 ] || fail "up exited $rc after SIGINT"
   [ "$(echo "$took < 5" | bc)" -eq 1 ] || fail "stopping took ${took} s (limit 5 s)"
 }

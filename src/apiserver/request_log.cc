@@ -10,21 +10,10 @@
 #include <fmt/format.h>
 
 #include "api/reflect/json.h"
+#include "apiserver/rest/handler.h"
 
 namespace nodewright::apiserver {
 namespace {
-
-std::vector<std::string> splitPath(const std::string& path) {
-  std::vector<std::string> segments;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    if (slash > start) segments.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return segments;
-}
 
 std::string lower(std::string text) {
   for (char& c : text)
@@ -98,7 +87,7 @@ RequestRecord describeRequest(const http::Request& request) {
   record.dryRun = !request.param("dryRun").empty();
   record.verb = lower(request.method);
   record.path = request.path;
-  const auto segments = splitPath(request.path);
+  const auto segments = rest::splitPath(request.path);
   size_t rest = 0;
   if (segments.size() >= 2 && segments[0] == "api") {
     record.apiVersion = segments[1];

@@ -18,18 +18,6 @@ namespace {
 
 using api::Json;
 
-std::vector<std::string> splitPath(const std::string& path) {
-  std::vector<std::string> segments;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    if (slash > start) segments.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return segments;
-}
-
 bool authorized(const http::Request& request, const std::string& token) {
   std::string header = request.header("authorization");
   const std::string prefix = "Bearer ";
@@ -82,6 +70,18 @@ ApiResult<Json> applyPatch(const Resource& resource, const http::Request& reques
 }
 
 }  // namespace
+
+std::vector<std::string> splitPath(const std::string& path) {
+  std::vector<std::string> segments;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) segments.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return segments;
+}
 
 Handler::Handler(ResourceTable& resources, storage::Store& store, const core::Clock& clock,
                  const api::Registry& registry, HandlerOptions options)

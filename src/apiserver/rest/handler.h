@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "api/registry.h"
 #include "apiserver/resources.h"
@@ -70,5 +71,8 @@ class Handler {
   Objects objects_;
   std::atomic<bool> stopping_{false};
 };
+
+// A URL path's non-empty segments: "/api/v1/pods" -> {"api", "v1", "pods"}.
+std::vector<std::string> splitPath(const std::string& path);
 
 }  // namespace nodewright::apiserver::rest
