@@ -20,7 +20,7 @@ struct ApiServerOptions {
   bool fsync = true;
   // When set, one JSON line per answered API request is appended to this file (see
   // apiserver/request_log.h for the format); empty: no request log.
-  std::string requestLog;
+  std::string requestLog{};
 };
 
 class ApiServer {

@@ -35,7 +35,7 @@ struct AzureControllerSetOptions {
   std::string clientId;
   std::string clientSecret;  // never logged
   // Workload identity instead of a secret: the projected service account token to exchange.
-  std::string federatedTokenFile;
+  std::string federatedTokenFile{};
   lro::EngineOptions lro;
   controllers::capz::RunnerOptions runner;
   controllers::capi::CapiOptions capi;

@@ -47,7 +47,7 @@ struct ArmEmulatorOptions {
   // Where the emulator keeps its state across restarts (state.h); empty: in memory only. An
   // existing file is restored at start (a file that cannot be used fails the start and is left
   // as it is); the server saves it about a second after changes and once more on stop().
-  std::string stateFile;
+  std::string stateFile{};
 };
 
 // Thread-safe: the HTTP server calls serve() from one thread per connection.
