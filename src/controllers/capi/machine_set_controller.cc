@@ -67,7 +67,22 @@ MachineSetController::MachineSetController(kube::Client& client, const core::Clo
       clock_(clock),
       machines_(client),
       sets_(client),
+      clusters_(client),
       random_(std::random_device{}()) {}
+
+kube::ApiResult<bool> MachineSetController::clusterDeleting(const MachineSet& set) {
+  if (set.spec.clusterName.empty()) {
+    return false;
+  }
+  auto cluster = clusters_.get(set.metadata.namespace_, set.spec.clusterName);
+  if (!cluster) {
+    if (cluster.error().is(kube::Reason::NotFound)) {
+      return false;
+    }
+    return tl::unexpected(cluster.error());
+  }
+  return cluster->metadata.deletionTimestamp.has_value();
+}
 
 Outcome MachineSetController::reconcile(const runtime::Request& request,
                                         runtime::Context& context) {
@@ -93,6 +108,17 @@ Outcome MachineSetController::reconcile(const runtime::Request& request,
   const int diff = desired - static_cast<int>(machines->size());
   if (diff != 0 && !context.leading()) {
     return Result::done();
+  }
+  if (diff > 0) {
+    // As CAPI: no new Machines for a Cluster being deleted. Its deletion removes Machines
+    // first; replacing them would race the MachineSet's own deletion and leave orphans.
+    auto deleting = clusterDeleting(set);
+    if (!deleting) {
+      return runtime::apiFailure(deleting.error(), "reading the Cluster of " + request.key());
+    }
+    if (*deleting) {
+      return Result::done();
+    }
   }
   bool creationFailed = false;
   std::optional<kube::ApiError> failure;

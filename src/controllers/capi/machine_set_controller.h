@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api/capi/cluster.h"
 #include "api/capi/machine.h"
 #include "api/capi/machine_set.h"
 #include "controllers/capi/options.h"
@@ -41,6 +42,8 @@ class MachineSetController final : public runtime::Reconciler {
   using MachineSet = api::capi::MachineSet;
 
   kube::ApiResult<std::vector<Machine>> ownedMachines(const MachineSet& set);
+  // Whether the set's Cluster is being deleted (read from the server, as the Machines are).
+  kube::ApiResult<bool> clusterDeleting(const MachineSet& set);
   // Creates `count` Machines; the first error is returned after trying them all.
   kube::ApiStatus createMachines(const MachineSet& set, int count, runtime::Context& context);
   kube::ApiStatus createMachine(const MachineSet& set, const api::Object& infraTemplate);
@@ -57,6 +60,7 @@ class MachineSetController final : public runtime::Reconciler {
   const core::Clock& clock_;
   kube::Typed<Machine> machines_;
   kube::Typed<MachineSet> sets_;
+  kube::Typed<api::capi::Cluster> clusters_;
   std::mutex mu_;
   std::mt19937_64 random_;  // guarded by mu_
 };
