@@ -9,8 +9,8 @@ void sleepFor(const Clock& clock, std::chrono::nanoseconds duration) {
   if (duration <= std::chrono::nanoseconds::zero()) {
     return;
   }
-  const auto deadline = clock.steadyNow() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(duration);
+  const auto deadline =
+      clock.steadyNow() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(duration);
   // Nobody notifies: the wait ends by the clock alone.
   std::mutex mu;
   std::condition_variable cv;
