@@ -50,7 +50,7 @@ core::Status prepareDataDir(const std::string& dir) {
     ::close(fd);
   }
   for (const std::string& name : {std::string(kStoreFile), std::string(kStoreFile) + "-wal",
-                                 std::string(kStoreFile) + "-shm", std::string(kKubeconfigFile)}) {
+                                  std::string(kStoreFile) + "-shm", std::string(kKubeconfigFile)}) {
     if (auto s = restrict(root / name, kPrivate); !s) {
       return s;
     }
