@@ -352,7 +352,9 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
   sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
   sub->add_option("--listen", o->listen, "Loopback address of the embedded API server")
       ->capture_default_str();
-  sub->add_flag("--wait", "Stay up until SIGINT or SIGTERM, then stop cleanly (the default)");
+  // The default now; kept so that scripts written for it still run.
+  const std::string waitHelp = "Stay up until SIGINT or SIGTERM, then stop cleanly (the default)";
+  sub->add_flag("--wait", waitHelp);
   sub->add_flag("--exit-when-ready", o->exitWhenReady,
                 "Stop and exit once ready (with --demo: once the demo has run), for scripts");
   sub->add_option("--examples-dir", o->examplesDir,
