@@ -47,7 +47,8 @@ inline void setMethodAndBody(CURL* handle, const std::string& method, std::strin
   }
   curl_easy_setopt(handle, CURLOPT_POST, 1L);
   curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, body.data());
+  // Never a null pointer (an empty string_view's may be): curl would read the body from stdin.
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, body.empty() ? "" : body.data());
 }
 
 // Easy handles kept between requests so their connections are reused (keep-alive); reset()
