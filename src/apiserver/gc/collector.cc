@@ -184,22 +184,13 @@ void Collector::orphanDependents(const Json& owner, const std::string& key) {
 }
 
 void Collector::dropOwnerReference(const std::string& key, const std::string& ownerUid) {
-  auto resource = resourceForKey(key);
-  auto stored = store_.get(key);
-  if (!resource || !stored) return;
-  (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
-                        rest::kWholeObject,
-                        [&](const Json& current) -> rest::ApiResult<Json> {
-                          Json next = current;
-                          Json kept = Json::array();
-                          for (const auto& ref : ownerRefs(current)) {
-                            if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
-                          }
-                          next["metadata"]["ownerReferences"] = kept;
-                          next["metadata"].erase("resourceVersion");
-                          return next;
-                        },
-                        {});
+  editMetadata(key, [&ownerUid](const Json& current, Json& metadata) {
+    Json kept = Json::array();
+    for (const auto& ref : ownerRefs(current)) {
+      if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
+    }
+    metadata["ownerReferences"] = kept;
+  });
 }
 
 void Collector::foregroundStep(const std::string& key) {
@@ -291,18 +282,25 @@ void Collector::refreshBudgets(const std::string& ns) {
 }
 
 void Collector::removeFinalizer(const std::string& key, const std::string& finalizer) {
+  editMetadata(key, [&finalizer](const Json& current, Json& metadata) {
+    Json kept = Json::array();
+    for (const auto& f : meta::finalizers(current)) {
+      if (f != finalizer) kept.push_back(f);
+    }
+    metadata["finalizers"] = kept;
+  });
+}
+
+void Collector::editMetadata(const std::string& key,
+                             const std::function<void(const Json& current, Json& metadata)>& edit) {
   auto resource = resourceForKey(key);
   auto stored = store_.get(key);
   if (!resource || !stored) return;
   (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
                         rest::kWholeObject,
-                        [&](const Json& current) -> rest::ApiResult<Json> {
+                        [&edit](const Json& current) -> rest::ApiResult<Json> {
                           Json next = current;
-                          Json kept = Json::array();
-                          for (const auto& f : meta::finalizers(current)) {
-                            if (f != finalizer) kept.push_back(f);
-                          }
-                          next["metadata"]["finalizers"] = kept;
+                          edit(current, next["metadata"]);
                           next["metadata"].erase("resourceVersion");
                           return next;
                         },

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -35,6 +36,10 @@ class Collector {
   // Recomputes the status of the namespace's PodDisruptionBudgets.
   void refreshBudgets(const std::string& ns);
   void removeFinalizer(const std::string& key, const std::string& finalizer);
+  // Updates the object at `key` to what `edit` makes of its metadata, given the object as
+  // stored (whatever its resourceVersion by then); nothing when it is gone.
+  void editMetadata(const std::string& key,
+                    const std::function<void(const api::Json& current, api::Json& metadata)>& edit);
   // The owner named by `ref` still exists (same uid), for a dependent in namespace `ns`.
   bool ownerExists(const api::Json& ref, const std::string& ns) const;
   ResourcePtr resourceForKey(const std::string& key) const;
