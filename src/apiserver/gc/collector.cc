@@ -87,13 +87,7 @@ void Collector::run() {
       for (const auto& event : *events) {
         observe(*event.stored, event.type == storage::EventType::Deleted);
       }
-      for (auto key : std::set<std::string>(foreground_))
-        foregroundStep(key);
-      for (auto name : std::set<std::string>(terminating_))
-        namespaceStep(name);
-      expirePods();
-      for (const auto& ns : std::exchange(budgetNamespaces_, {}))
-        refreshBudgets(ns);
+      stepPending();
     }
   }
 }
@@ -115,13 +109,20 @@ void Collector::sweepAll() {
       }
     }
   }
-  for (auto key : std::set<std::string>(foreground_))
+  stepPending();
+}
+
+void Collector::stepPending() {
+  for (auto key : std::set<std::string>(foreground_)) {
     foregroundStep(key);
-  for (auto name : std::set<std::string>(terminating_))
+  }
+  for (auto name : std::set<std::string>(terminating_)) {
     namespaceStep(name);
+  }
   expirePods();
-  for (const auto& ns : std::exchange(budgetNamespaces_, {}))
+  for (const auto& ns : std::exchange(budgetNamespaces_, {})) {
     refreshBudgets(ns);
+  }
 }
 
 void Collector::observe(const storage::Stored& stored, bool deleted) {

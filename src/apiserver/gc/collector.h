@@ -26,6 +26,9 @@ class Collector {
  private:
   void run();
   void sweepAll();
+  // One step of every deletion in progress (foreground, namespaces), pod expiry, and the
+  // budgets of the namespaces whose pods changed.
+  void stepPending();
   void observe(const storage::Stored& stored, bool deleted);
   void releaseDependents(const api::Json& owner);
   void orphanDependents(const api::Json& owner, const std::string& key);
