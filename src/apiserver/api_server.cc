@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/crd/generate.h"
+#include "apiserver/data_dir.h"
 #include "apiserver/gc/collector.h"
 #include "apiserver/pki/credentials.h"
 #include "apiserver/request_log.h"
@@ -25,9 +26,7 @@ class EmbeddedApiServer : public ApiServer {
   ~EmbeddedApiServer() override { stop(); }
 
   core::Status start() {
-    std::error_code ec;
-    std::filesystem::create_directories(options_.dataDir, ec);
-    if (ec) return core::fail(core::Error::internal("cannot create " + options_.dataDir));
+    if (auto prepared = prepareDataDir(options_.dataDir); !prepared) return prepared;
     if (!options_.requestLog.empty()) {
       auto log = RequestLog::open(options_.requestLog, clock_);
       if (!log) return core::fail(log.error());
@@ -39,7 +38,7 @@ class EmbeddedApiServer : public ApiServer {
     storeOptions.historySize = options_.watchHistory;
     storeOptions.fsync = options_.fsync;
     auto store = storage::openSqliteStore(
-        (std::filesystem::path(options_.dataDir) / "state.db").string(), storeOptions);
+        (std::filesystem::path(options_.dataDir) / kStoreFile).string(), storeOptions);
     if (!store) return core::fail(store.error().wrap("opening the object store"));
     store_ = std::move(*store);
     rest::HandlerOptions handlerOptions;
@@ -77,7 +76,7 @@ class EmbeddedApiServer : public ApiServer {
     return "https://" + host + ":" + std::to_string(port());
   }
   std::string kubeconfigPath() const override {
-    return (std::filesystem::path(options_.dataDir) / "kubeconfig").string();
+    return (std::filesystem::path(options_.dataDir) / kKubeconfigFile).string();
   }
 
   void stop() override {

@@ -1,28 +1,15 @@
 #include "aws/retry.h"
 
 #include <algorithm>
-#include <condition_variable>
 
 #include "aws/error_class.h"
 #include "aws/transport.h"
+#include "core/sleep.h"
 
 namespace nodewright::aws {
 
 SleepFn clockSleep(const core::Clock& clock) {
-  return [&clock](std::chrono::nanoseconds d) {
-    if (d <= std::chrono::nanoseconds::zero()) {
-      return;
-    }
-    const auto deadline =
-        clock.steadyNow() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(d);
-    // Nobody notifies: the wait ends by the clock alone.
-    std::mutex mu;
-    std::condition_variable cv;
-    std::unique_lock lock(mu);
-    while (clock.steadyNow() < deadline) {
-      clock.waitUntil(lock, cv, deadline);
-    }
-  };
+  return [&clock](std::chrono::nanoseconds d) { core::sleepFor(clock, d); };
 }
 
 RetryPolicy::RetryPolicy(RetryOptions options)

@@ -23,9 +23,9 @@ void addAwsFlags(CLI::App& sub, AwsFlags& flags) {
 
 core::Result<cloud::aws::AwsStackOptions> awsOptions(const AwsFlags& flags,
                                                      nodewright::aws::Transport& transport,
-                                                     const core::Clock& clock) {
+                                                     const core::Clock& clock,
+                                                     nodewright::aws::EnvLookup env) {
   namespace sdk = nodewright::aws;
-  const sdk::EnvLookup env = sdk::processEnvironment();
   auto profile = sdk::loadProfile(env);
   const sdk::Profile* p = profile ? &*profile : nullptr;
   auto region = sdk::resolveRegion(

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "aws/credentials.h"
 #include "aws/transport.h"
 #include "cloud/aws/stack.h"
 #include "core/clock.h"
@@ -29,11 +30,11 @@ struct AwsFlags {
 // --pricing-endpoint on `sub`; `flags` must outlive the parse.
 void addAwsFlags(CLI::App& sub, AwsFlags& flags);
 
-// The stack's region, endpoints, credentials (the SDK's default chain) and cluster name.
-// Invalid, naming the flag, when the region or an endpoint cannot be resolved. `transport` and
-// `clock` must outlive what the options are used for (the credentials chain keeps them).
-core::Result<cloud::aws::AwsStackOptions> awsOptions(const AwsFlags& flags,
-                                                     nodewright::aws::Transport& transport,
-                                                     const core::Clock& clock);
+// The stack's region, endpoints, credentials (the SDK's default chain over `env`) and cluster
+// name. Invalid, naming the flag, when the region or an endpoint cannot be resolved. `transport`
+// and `clock` must outlive what the options are used for (the credentials chain keeps them).
+core::Result<cloud::aws::AwsStackOptions> awsOptions(
+    const AwsFlags& flags, nodewright::aws::Transport& transport, const core::Clock& clock,
+    nodewright::aws::EnvLookup env = nodewright::aws::processEnvironment());
 
 }  // namespace nodewright::cmd

@@ -14,10 +14,8 @@ namespace nodewright::cmd {
 namespace {
 
 struct ConvertOptions {
-  std::vector<std::string> files;
+  ManifestFlags manifests;
   std::string output = "yaml";
-  bool strict = false;
-  std::string kind;
 };
 
 // The document as it should be written, or every reason it cannot be.
@@ -79,45 +77,23 @@ void write(const std::vector<api::Json>& objects, const std::string& format, std
 }
 
 int convert(const ConvertOptions& o, Context& ctx) {
-  std::optional<KindDefault> kindDefault;
-  if (!o.kind.empty()) {
-    std::string error;
-    kindDefault = parseKindDefault(o.kind, ctx.registry, error);
-    if (!kindDefault) {
-      ctx.err << "error: " << error << "\n";
-      return kExitUsage;
-    }
-  }
-  api::YamlOptions yamlOptions;
-  yamlOptions.allowElisions = !o.strict;
-  bool ok = true;
+  const bool strict = o.manifests.strict;
   std::vector<api::Json> objects;
-  for (ManifestFile& file : readManifests(o.files, ctx.in, yamlOptions)) {
-    if (file.error) {
-      ctx.err << file.name << ": " << *file.error << "\n";
-      ok = false;
-      continue;
-    }
-    for (api::Document& doc : file.documents) {
-      if (kindDefault) {
-        applyKindDefault(*kindDefault, doc.value);
-      }
-      const std::string label =
-          file.name + ":" + std::to_string(doc.index) + ": " + objectLabel(doc.value);
-      Outcome outcome = convertDocument(doc, o.strict, ctx.registry);
-      if (!o.strict && nameMissing(doc.value, doc.elided)) {
-        ctx.err << label << ": warning: metadata.name: " << api::fielderr::required() << "\n";
-      }
-      for (const api::FieldError& e : outcome.errors) {
-        ctx.err << label << ": " << e.toString() << "\n";
-      }
-      ok = ok && outcome.errors.empty();
-      objects.push_back(std::move(outcome.value));
-    }
-  }
+  const int read = visitManifests(
+      o.manifests, ctx, [strict, &objects, &ctx](api::Document& doc, const std::string& label) {
+        Outcome outcome = convertDocument(doc, strict, ctx.registry);
+        if (!strict && nameMissing(doc.value, doc.elided)) {
+          ctx.err << label << ": warning: metadata.name: " << api::fielderr::required() << "\n";
+        }
+        for (const api::FieldError& e : outcome.errors) {
+          ctx.err << label << ": " << e.toString() << "\n";
+        }
+        objects.push_back(std::move(outcome.value));
+        return outcome.errors.empty();
+      });
   // All or nothing: half a conversion would read as a complete one.
-  if (!ok) {
-    return kExitFailed;
+  if (read != kExitOk) {
+    return read;
   }
   write(objects, o.output, ctx.out);
   return kExitOk;
@@ -131,18 +107,11 @@ void addConvertCommand(CLI::App& app, Context& ctx, Action& action) {
       "convert",
       "Convert seed-era kinds (Provisioner, Machine, AWSNodeTemplate) to their v1 kinds; other "
       "documents pass through unchanged");
-  sub->add_option("-f,--filename", o->files,
-                  "A file, a directory (every *.yaml, *.yml and *.json below it) or - for stdin; "
-                  "repeatable")
-      ->required();
+  addManifestFlags(*sub, o->manifests,
+                   "Reject the documentation ellipsis \"...\" and objects without metadata.name");
   sub->add_option("-o,--output", o->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
-  sub->add_flag("--strict", o->strict,
-                "Reject the documentation ellipsis \"...\" and objects without metadata.name");
-  sub->add_option("--kind", o->kind,
-                  "APIVERSION/KIND for documents that lack apiVersion and kind, e.g. "
-                  "karpenter.sh/v1alpha5/Provisioner");
   sub->callback([o, &ctx, &action] { action = [o, &ctx] { return convert(*o, ctx); }; });
 }
 

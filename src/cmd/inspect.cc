@@ -1,6 +1,9 @@
 #include "cmd/inspect.h"
 
+#include <cstdlib>
 #include <ostream>
+#include <string_view>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -9,6 +12,7 @@
 #include "api/core/pod.h"
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
+#include "cmd/embedded_cluster.h"
 #include "kube/config.h"
 
 namespace nodewright::cmd {
@@ -24,8 +28,63 @@ void addInspectFlags(CLI::App& sub, InspectFlags& flags) {
       ->capture_default_str();
 }
 
-tl::expected<std::unique_ptr<Inspection>, int> Inspection::open(const InspectFlags& flags,
+namespace {
+
+// The kubeconfig file the client will read: the flag, else $KUBECONFIG when it names one file.
+std::string kubeconfigPath(const InspectFlags& flags) {
+  if (!flags.kubeconfig.empty()) {
+    return flags.kubeconfig;
+  }
+  const char* list = std::getenv("KUBECONFIG");
+  if (list == nullptr || std::string_view(list).find(':') != std::string_view::npos) {
+    return "";
+  }
+  return list;
+}
+
+// Against `nodewright up`, whose data directory describes its emulated EC2 beside the kubeconfig
+// (cmd/embedded_cluster.h), and no --ec2-endpoint: the flags not given come from there, and so
+// do the credentials (the emulator's key in DIR/aws/, whatever the shell holds for real AWS).
+// Otherwise the flags and the process environment, as given.
+core::Result<nodewright::aws::EnvLookup> applyEmbeddedCluster(InspectFlags& flags) {
+  const std::string kubeconfig = kubeconfigPath(flags);
+  if (kubeconfig.empty() || !flags.aws.ec2Endpoint.empty()) {
+    return nodewright::aws::processEnvironment();
+  }
+  auto embedded = readEmbeddedClusterBeside(kubeconfig);
+  if (!embedded) {
+    return core::fail(embedded.error());
+  }
+  if (!*embedded) {
+    return nodewright::aws::processEnvironment();
+  }
+  const EmbeddedCluster& cluster = **embedded;
+  AwsFlags& aws = flags.aws;
+  for (auto [flag, value] : {std::pair{&aws.clusterName, &cluster.clusterName},
+                             {&aws.region, &cluster.region},
+                             {&aws.ec2Endpoint, &cluster.ec2Endpoint},
+                             {&aws.ssmEndpoint, &cluster.ssmEndpoint},
+                             {&aws.pricingEndpoint, &cluster.pricingEndpoint}}) {
+    if (flag->empty()) {
+      *flag = *value;
+    }
+  }
+  return nodewright::aws::mapEnvironment(
+      {{"AWS_CONFIG_FILE", cluster.awsConfigFile},
+       {"AWS_SHARED_CREDENTIALS_FILE", cluster.awsCredentialsFile},
+       {"AWS_EC2_METADATA_DISABLED", "true"}});
+}
+
+}  // namespace
+
+tl::expected<std::unique_ptr<Inspection>, int> Inspection::open(const InspectFlags& given,
                                                                 Context& ctx) {
+  InspectFlags flags = given;
+  auto env = applyEmbeddedCluster(flags);
+  if (!env) {
+    ctx.err << "error: " << env.error().message() << "\n";
+    return tl::unexpected(kExitUsage);
+  }
   if (flags.aws.clusterName.empty()) {
     ctx.err << "error: --cluster-name: required (the cluster whose instances are checked)\n";
     return tl::unexpected(kExitUsage);
@@ -43,7 +102,7 @@ tl::expected<std::unique_ptr<Inspection>, int> Inspection::open(const InspectFla
   }
   in->client_ = std::move(*client);
   in->transport_ = nodewright::aws::makeCurlTransport();
-  auto options = awsOptions(flags.aws, *in->transport_, in->clock_);
+  auto options = awsOptions(flags.aws, *in->transport_, in->clock_, std::move(*env));
   if (!options) {
     ctx.err << "error: " << options.error().message() << "\n";
     return tl::unexpected(kExitUsage);

@@ -36,9 +36,10 @@ void addInspectFlags(CLI::App& sub, InspectFlags& flags);
 
 class Inspection {
  public:
-  // Connects to the cluster and builds the provider. On failure the error is written to
-  // ctx.err and the exit code returned: usage for a missing cluster name, kubeconfig or
-  // region, failed otherwise.
+  // Connects to the cluster and builds the provider. Against `nodewright up` (its kubeconfig's
+  // directory describes the emulated EC2) the AWS flags not given come from there. On failure
+  // the error is written to ctx.err and the exit code returned: usage for a missing cluster
+  // name, kubeconfig or region, failed otherwise.
   static tl::expected<std::unique_ptr<Inspection>, int> open(const InspectFlags& flags,
                                                              Context& ctx);
   ~Inspection();

@@ -6,8 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <sstream>
 #include <system_error>
+
+#include <CLI/CLI.hpp>
 
 namespace nodewright::cmd {
 namespace {
@@ -182,6 +185,49 @@ std::string objectLabel(const api::Json& document) {
     }
   }
   return kind + "/" + name;
+}
+
+void addManifestFlags(CLI::App& sub, ManifestFlags& flags, const std::string& strictHelp) {
+  sub.add_option("-f,--filename", flags.files,
+                 "A file, a directory (every *.yaml, *.yml and *.json below it) or - for stdin; "
+                 "repeatable")
+      ->required();
+  sub.add_flag("--strict", flags.strict, strictHelp);
+  sub.add_option("--kind", flags.kind,
+                 "APIVERSION/KIND for documents that lack apiVersion and kind, e.g. "
+                 "karpenter.sh/v1alpha5/Provisioner");
+}
+
+int visitManifests(const ManifestFlags& flags, Context& ctx,
+                   const std::function<bool(api::Document& doc, const std::string& label)>& visit) {
+  std::optional<KindDefault> kindDefault;
+  if (!flags.kind.empty()) {
+    std::string error;
+    kindDefault = parseKindDefault(flags.kind, ctx.registry, error);
+    if (!kindDefault) {
+      ctx.err << "error: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+  api::YamlOptions yamlOptions;
+  yamlOptions.allowElisions = !flags.strict;
+  bool ok = true;
+  for (ManifestFile& file : readManifests(flags.files, ctx.in, yamlOptions)) {
+    if (file.error) {
+      ctx.err << file.name << ": " << *file.error << "\n";
+      ok = false;
+      continue;
+    }
+    for (api::Document& doc : file.documents) {
+      if (kindDefault) {
+        applyKindDefault(*kindDefault, doc.value);
+      }
+      const std::string label =
+          file.name + ":" + std::to_string(doc.index) + ": " + objectLabel(doc.value);
+      ok = visit(doc, label) && ok;
+    }
+  }
+  return ok ? kExitOk : kExitFailed;
 }
 
 }  // namespace nodewright::cmd

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -7,6 +8,11 @@
 
 #include "api/registry.h"
 #include "api/yaml.h"
+#include "cmd/command.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace nodewright::cmd {
 
@@ -44,5 +50,24 @@ bool nameMissing(const api::Json& document, const std::vector<std::string>& elid
 // "Kind/name" for messages: the document's kind ("<unknown>" without one) and its
 // metadata.name ("<unnamed>" without one).
 std::string objectLabel(const api::Json& document);
+
+// The manifest flags of `validate` and `convert`.
+struct ManifestFlags {
+  std::vector<std::string> files;  // -f
+  bool strict = false;
+  std::string kind;  // --kind APIVERSION/KIND
+};
+
+// Registers -f/--filename (required), --strict (described by `strictHelp`, which differs by
+// command) and --kind on `sub`; `flags` must outlive the parse.
+void addManifestFlags(CLI::App& sub, ManifestFlags& flags, const std::string& strictHelp);
+
+// Reads every source of `flags` (elisions allowed unless strict) and calls `visit` for each
+// document, with --kind's default applied, and its label "file:index: Kind/name". A source that
+// cannot be read is reported on ctx.err and the others are still visited. kExitUsage for an
+// unusable --kind; kExitOk when every source was read and every visit returned true; otherwise
+// kExitFailed.
+int visitManifests(const ManifestFlags& flags, Context& ctx,
+                   const std::function<bool(api::Document& doc, const std::string& label)>& visit);
 
 }  // namespace nodewright::cmd

@@ -17,6 +17,7 @@
 #include "cmd/app.h"
 #include "cmd/command.h"
 #include "cmd/crds.h"
+#include "cmd/embedded_cluster.h"
 #include "cmd/embedded_controllers.h"
 #include "cmd/listen_address.h"
 #include "cmd/signals.h"
@@ -44,7 +45,8 @@ struct UpOptions {
   std::string cloud = "emulated";
   double timeScale = 1.0;
   bool dryRun = false;
-  bool wait = false;
+  // Stop once ready (after --demo has run) instead of staying up until SIGINT/SIGTERM.
+  bool exitWhenReady = false;
   std::string listen = "127.0.0.1:6443";
   std::string examplesDir;
   std::string requestLog;
@@ -118,6 +120,19 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
     return core::fail(ec2.error().wrap("EC2 emulator"));
   }
   system.ec2 = std::move(*ec2);
+  // `drift explain` and `disruption plan` with this kubeconfig find the emulated EC2 here.
+  EmbeddedCluster described;
+  described.clusterName = EmbeddedControllersOptions{}.clusterName;
+  described.region = system.ec2->emulator().world().region;
+  described.ec2Endpoint = system.ec2->url();
+  described.ssmEndpoint = system.ec2->url();
+  described.pricingEndpoint = system.ec2->url();
+  described.awsConfigFile = (dataDir / "aws" / "config").string();
+  described.awsCredentialsFile = (dataDir / "aws" / "credentials").string();
+  if (auto written = writeEmbeddedCluster(dataDir.string(), described); !written) {
+    progress.failed();
+    return core::fail(written.error().wrap("EC2 emulator"));
+  }
   progress.done(
       fmt::format("{} (try: AWS_CONFIG_FILE={} AWS_SHARED_CREDENTIALS_FILE={} aws ec2 "
                   "describe-instances)",
@@ -125,8 +140,12 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
                   (dataDir / "aws" / "credentials").string()));
 
   progress.begin("ARM emulator");
-  const std::string armSecret = up::drawSecret();
-  auto arm = up::startArm(cloud, clock, armSecret);
+  auto armSecret = up::drawSecret();
+  if (!armSecret) {
+    progress.failed();
+    return core::fail(armSecret.error().wrap("ARM emulator's client secret"));
+  }
+  auto arm = up::startArm(cloud, clock, *armSecret);
   if (!arm) {
     progress.failed();
     return core::fail(arm.error().wrap("ARM emulator"));
@@ -144,7 +163,7 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   azure.caPem = system.arm->caPem();
   azure.tenantId = system.arm->emulator().options().tenantId;
   azure.clientId = up::kUpClientId;
-  azure.clientSecret = armSecret;
+  azure.clientSecret = *armSecret;
   embedded.azure = std::move(azure);
   auto controllers = EmbeddedControllers::start(embedded);
   if (!controllers) {
@@ -282,7 +301,7 @@ int runUp(const UpOptions& o, Context& ctx) {
     return kExitUsage;
   }
   std::optional<SignalWaiter> waiter;
-  if (o.wait) {
+  if (!o.exitWhenReady) {
     waiter.emplace();
   }
   core::SystemClock clock;
@@ -333,7 +352,11 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
   sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
   sub->add_option("--listen", o->listen, "Loopback address of the embedded API server")
       ->capture_default_str();
-  sub->add_flag("--wait", o->wait, "Stay up until SIGINT or SIGTERM, then stop cleanly");
+  // The default now; kept so that scripts written for it still run.
+  const std::string waitHelp = "Stay up until SIGINT or SIGTERM, then stop cleanly (the default)";
+  sub->add_flag("--wait", waitHelp);
+  sub->add_flag("--exit-when-ready", o->exitWhenReady,
+                "Stop and exit once ready (with --demo: once the demo has run), for scripts");
   sub->add_option("--examples-dir", o->examplesDir,
                   "The repository's examples/ for --demo (default: found next to the binary)");
   sub->add_option("--request-log", o->requestLog,

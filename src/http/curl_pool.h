@@ -2,12 +2,13 @@
 
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <curl/curl.h>
 
-// libcurl pieces shared by the modules that speak HTTP as clients with libcurl (kube, aws).
-// Header-only: those modules link libcurl themselves; nw_http does not.
+// libcurl pieces under http::CurlClient (curl_client.h), the process's one request loop, and
+// under tests that speak raw HTTP to the emulators.
 namespace nodewright::http {
 
 // curl_global_init exactly once per process, before the first handle.
@@ -28,7 +29,7 @@ struct CurlHeaders {
 
 // Sets a request's method and body on `handle`: GET and HEAD carry none; DELETE without a body
 // sends none; any other method sends `body` (which must outlive the transfer) as it is.
-inline void setMethodAndBody(CURL* handle, const std::string& method, const std::string& body) {
+inline void setMethodAndBody(CURL* handle, const std::string& method, std::string_view body) {
   if (method == "GET") {
     curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
     return;
@@ -46,7 +47,8 @@ inline void setMethodAndBody(CURL* handle, const std::string& method, const std:
   }
   curl_easy_setopt(handle, CURLOPT_POST, 1L);
   curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, body.data());
+  // Never a null pointer (an empty string_view's may be): curl would read the body from stdin.
+  curl_easy_setopt(handle, CURLOPT_POSTFIELDS, body.empty() ? "" : body.data());
 }
 
 // Easy handles kept between requests so their connections are reused (keep-alive); reset()

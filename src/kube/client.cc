@@ -1,11 +1,11 @@
 #include "kube/client.h"
 
 #include <random>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "api/reflect/json.h"
+#include "core/sleep.h"
 
 namespace nodewright::kube {
 namespace {
@@ -154,7 +154,7 @@ ApiResult<api::Object> Client::decode(const api::Json& json) const {
 ApiResult<HttpResponse> Client::call(HttpRequest request, const char* verb) {
   if (limiter_) {
     auto wait = limiter_->reserve();
-    if (wait.count() > 0) std::this_thread::sleep_for(wait);
+    core::sleepFor(*clock_, wait);
   }
   auto start = clock_->steadyNow();
   auto response = transport_->send(request);
@@ -390,7 +390,7 @@ ApiResult<api::Object> writeWithRetry(Client& client, const api::KindInfo& kind,
     auto updated = (client.*write)(*current);
     if (updated || !updated.error().is(Reason::Conflict) || attempt >= attempts) return updated;
     // client-go's DefaultRetry: 10 ms, ×1, jitter 0.1 — keeps contending writers apart.
-    std::this_thread::sleep_for(std::chrono::microseconds(10000 + jitter() % 1000));
+    core::sleepFor(client.clock(), std::chrono::microseconds(10000 + jitter() % 1000));
   }
 }
 

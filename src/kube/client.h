@@ -77,8 +77,9 @@ struct DeleteOptions {
 
 struct ClientOptions {
   const api::Registry* registry = nullptr;  // nullptr: api::builtinRegistry()
-  const core::Clock* clock = nullptr;       // for the rate limiter; nullptr: system clock
-  RequestObserver* observer = nullptr;      // nullptr: not reported
+  // For the rate limiter and the retry helpers' backoff; nullptr: the system clock.
+  const core::Clock* clock = nullptr;
+  RequestObserver* observer = nullptr;  // nullptr: not reported
 };
 
 // Thread-safe; share one per process.
@@ -90,6 +91,8 @@ class Client {
 
   const api::Registry& registry() const { return *registry_; }
   const RestConfig& config() const { return config_; }
+  // The clock every wait of this client reads (rate limiting, retry backoff).
+  const core::Clock& clock() const { return *clock_; }
   // Connections opened so far, to see that requests reuse them.
   uint64_t connectionsOpened() const { return transport_->connectionsOpened(); }
 

@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "api/crd/generate.h"
@@ -25,7 +27,8 @@ bool contains(const std::string& text, const std::string& part) {
 TEST(UpCommandTest, PrintsPlanWritesCrdsAndIsReady) {
   ScratchDir dir;
   const std::string data = (dir.path() / "data").string();
-  Ran r = testing::runCmd({"up", "--data-dir", data, "--listen", "127.0.0.1:0"});
+  Ran r =
+      testing::runCmd({"up", "--data-dir", data, "--listen", "127.0.0.1:0", "--exit-when-ready"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   std::vector<std::string> out = lines(r.out);
@@ -53,6 +56,13 @@ TEST(UpCommandTest, PrintsPlanWritesCrdsAndIsReady) {
   for (const auto& [name, text] : api::crd::crdFiles(api::builtinRegistry())) {
     EXPECT_EQ(testing::readFile(dir.path() / "data" / "crds" / name), text) << name;
   }
+  // Only the owner may read the state (Secrets among the objects), the kubeconfig and the keys.
+  namespace fs = std::filesystem;
+  const fs::perms ownerReadWrite = fs::perms::owner_read | fs::perms::owner_write;
+  EXPECT_EQ(fs::status(data).permissions(), fs::perms::owner_all);
+  EXPECT_EQ(fs::status(data + "/state.db").permissions(), ownerReadWrite);
+  EXPECT_EQ(fs::status(data + "/kubeconfig").permissions(), ownerReadWrite);
+  EXPECT_EQ(fs::status(data + "/embedded-cluster.json").permissions(), ownerReadWrite);
 }
 
 TEST(UpCommandTest, SummarizesTheModelPerGroup) {
@@ -72,12 +82,14 @@ TEST(UpCommandTest, SummarizesTheModelPerGroup) {
 
 TEST(UpCommandTest, RunsAgainForTheSameDataDir) {
   ScratchDir dir;
-  EXPECT_EQ(
-      testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0"}).code,
-      0);
-  EXPECT_EQ(
-      testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0"}).code,
-      0);
+  EXPECT_EQ(testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0",
+                             "--exit-when-ready"})
+                .code,
+            0);
+  EXPECT_EQ(testing::runCmd({"up", "--data-dir", dir.path().string(), "--listen", "127.0.0.1:0",
+                             "--exit-when-ready"})
+                .code,
+            0);
 }
 
 TEST(UpCommandTest, DryRunCreatesNothing) {

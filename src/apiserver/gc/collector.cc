@@ -87,13 +87,7 @@ void Collector::run() {
       for (const auto& event : *events) {
         observe(*event.stored, event.type == storage::EventType::Deleted);
       }
-      for (auto key : std::set<std::string>(foreground_))
-        foregroundStep(key);
-      for (auto name : std::set<std::string>(terminating_))
-        namespaceStep(name);
-      expirePods();
-      for (const auto& ns : std::exchange(budgetNamespaces_, {}))
-        refreshBudgets(ns);
+      stepPending();
     }
   }
 }
@@ -115,13 +109,20 @@ void Collector::sweepAll() {
       }
     }
   }
-  for (auto key : std::set<std::string>(foreground_))
+  stepPending();
+}
+
+void Collector::stepPending() {
+  for (auto key : std::set<std::string>(foreground_)) {
     foregroundStep(key);
-  for (auto name : std::set<std::string>(terminating_))
+  }
+  for (auto name : std::set<std::string>(terminating_)) {
     namespaceStep(name);
+  }
   expirePods();
-  for (const auto& ns : std::exchange(budgetNamespaces_, {}))
+  for (const auto& ns : std::exchange(budgetNamespaces_, {})) {
     refreshBudgets(ns);
+  }
 }
 
 void Collector::observe(const storage::Stored& stored, bool deleted) {
@@ -184,22 +185,13 @@ void Collector::orphanDependents(const Json& owner, const std::string& key) {
 }
 
 void Collector::dropOwnerReference(const std::string& key, const std::string& ownerUid) {
-  auto resource = resourceForKey(key);
-  auto stored = store_.get(key);
-  if (!resource || !stored) return;
-  (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
-                        rest::kWholeObject,
-                        [&](const Json& current) -> rest::ApiResult<Json> {
-                          Json next = current;
-                          Json kept = Json::array();
-                          for (const auto& ref : ownerRefs(current)) {
-                            if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
-                          }
-                          next["metadata"]["ownerReferences"] = kept;
-                          next["metadata"].erase("resourceVersion");
-                          return next;
-                        },
-                        {});
+  editMetadata(key, [&ownerUid](const Json& current, Json& metadata) {
+    Json kept = Json::array();
+    for (const auto& ref : ownerRefs(current)) {
+      if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
+    }
+    metadata["ownerReferences"] = kept;
+  });
 }
 
 void Collector::foregroundStep(const std::string& key) {
@@ -291,18 +283,25 @@ void Collector::refreshBudgets(const std::string& ns) {
 }
 
 void Collector::removeFinalizer(const std::string& key, const std::string& finalizer) {
+  editMetadata(key, [&finalizer](const Json& current, Json& metadata) {
+    Json kept = Json::array();
+    for (const auto& f : meta::finalizers(current)) {
+      if (f != finalizer) kept.push_back(f);
+    }
+    metadata["finalizers"] = kept;
+  });
+}
+
+void Collector::editMetadata(const std::string& key,
+                             const std::function<void(const Json& current, Json& metadata)>& edit) {
   auto resource = resourceForKey(key);
   auto stored = store_.get(key);
   if (!resource || !stored) return;
   (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
                         rest::kWholeObject,
-                        [&](const Json& current) -> rest::ApiResult<Json> {
+                        [&edit](const Json& current) -> rest::ApiResult<Json> {
                           Json next = current;
-                          Json kept = Json::array();
-                          for (const auto& f : meta::finalizers(current)) {
-                            if (f != finalizer) kept.push_back(f);
-                          }
-                          next["metadata"]["finalizers"] = kept;
+                          edit(current, next["metadata"]);
                           next["metadata"].erase("resourceVersion");
                           return next;
                         },

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -25,6 +26,9 @@ class Collector {
  private:
   void run();
   void sweepAll();
+  // One step of every deletion in progress (foreground, namespaces), pod expiry, and the
+  // budgets of the namespaces whose pods changed.
+  void stepPending();
   void observe(const storage::Stored& stored, bool deleted);
   void releaseDependents(const api::Json& owner);
   void orphanDependents(const api::Json& owner, const std::string& key);
@@ -35,6 +39,10 @@ class Collector {
   // Recomputes the status of the namespace's PodDisruptionBudgets.
   void refreshBudgets(const std::string& ns);
   void removeFinalizer(const std::string& key, const std::string& finalizer);
+  // Updates the object at `key` to what `edit` makes of its metadata, given the object as
+  // stored (whatever its resourceVersion by then); nothing when it is gone.
+  void editMetadata(const std::string& key,
+                    const std::function<void(const api::Json& current, api::Json& metadata)>& edit);
   // The owner named by `ref` still exists (same uid), for a dependent in namespace `ns`.
   bool ownerExists(const api::Json& ref, const std::string& ns) const;
   ResourcePtr resourceForKey(const std::string& key) const;

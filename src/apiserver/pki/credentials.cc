@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include "api/core/validation.h"
+#include "core/random.h"
 #include "http/certificates.h"
 
 namespace nodewright::apiserver::pki {
@@ -29,18 +29,6 @@ std::optional<std::string> readFile(const fs::path& path) {
   return text.str();
 }
 
-std::string randomToken() {
-  unsigned char bytes[32];
-  RAND_bytes(bytes, sizeof bytes);
-  static const char* hex = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token.push_back(hex[b >> 4]);
-    token.push_back(hex[b & 15]);
-  }
-  return token;
-}
-
 core::Result<Credentials> create(const fs::path& dir) {
   auto ca = http::generateCa("nodewright-ca");
   if (!ca) return core::fail(ca.error());
@@ -50,7 +38,10 @@ core::Result<Credentials> create(const fs::path& dir) {
   c.caCertificatePem = ca->certificatePem;
   c.servingCertificatePem = serving->certificatePem;
   c.servingKeyPem = serving->keyPem;
-  c.token = randomToken();
+  // The bearer token that grants everything: 32 bytes of the CSPRNG, or no credentials at all.
+  auto token = core::randomHex(32);
+  if (!token) return core::fail(token.error().wrap("making the API token"));
+  c.token = std::move(*token);
   for (auto [file, content] : {std::pair{"ca.crt", c.caCertificatePem},
                                {"ca.key", ca->keyPem},
                                {"apiserver.crt", c.servingCertificatePem},

@@ -150,8 +150,11 @@ core::Result<Statement> Database::prepare(std::string_view sql) {
   return Statement(stmt);
 }
 
-core::Result<int64_t> Database::queryInt64(std::string_view sql) {
-  auto stmt = prepare(sql);
+namespace {
+
+// `sql` prepared and stepped to its first row; Internal when it has none.
+core::Result<Statement> firstRow(Database& db, std::string_view sql) {
+  auto stmt = db.prepare(sql);
   if (!stmt) {
     return core::fail(stmt.error());
   }
@@ -161,21 +164,24 @@ core::Result<int64_t> Database::queryInt64(std::string_view sql) {
   }
   if (!*row) {
     return core::fail(core::Error::internal(std::string(sql) + ": no row"));
+  }
+  return std::move(*stmt);
+}
+
+}  // namespace
+
+core::Result<int64_t> Database::queryInt64(std::string_view sql) {
+  auto stmt = firstRow(*this, sql);
+  if (!stmt) {
+    return core::fail(stmt.error());
   }
   return stmt->columnInt64(0);
 }
 
 core::Result<std::string> Database::queryText(std::string_view sql) {
-  auto stmt = prepare(sql);
+  auto stmt = firstRow(*this, sql);
   if (!stmt) {
     return core::fail(stmt.error());
-  }
-  auto row = stmt->step();
-  if (!row) {
-    return core::fail(row.error());
-  }
-  if (!*row) {
-    return core::fail(core::Error::internal(std::string(sql) + ": no row"));
   }
   return std::string(stmt->columnText(0));
 }

@@ -3,11 +3,8 @@
 #include <fstream>
 #include <system_error>
 
-#include <openssl/rand.h>
-
 #include "apiserver/pki/credentials.h"
-#include "core/check.h"
-#include "core/hex.h"
+#include "core/random.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::cmd::up {
@@ -56,10 +53,8 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const CloudOpt
   return server;
 }
 
-std::string drawSecret() {
-  unsigned char bytes[32];
-  NW_CHECK(RAND_bytes(bytes, sizeof bytes) == 1);
-  return core::hexEncode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+core::Result<std::string> drawSecret() {
+  return core::randomHex(32);
 }
 
 core::Result<std::unique_ptr<emulators::arm::ArmServer>> startArm(const CloudOptions& o,

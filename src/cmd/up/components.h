@@ -26,8 +26,9 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const CloudOpt
 // The service principal `up`'s controllers use with its ARM emulator.
 inline constexpr const char* kUpClientId = "00000000-0000-0000-0000-00000000c0de";
 
-// A client secret drawn at each start; it lives only in this process.
-std::string drawSecret();
+// A client secret drawn at each start; it lives only in this process. Internal when the random
+// number generator fails.
+core::Result<std::string> drawSecret();
 
 // The ARM emulator over HTTPS; writes its CA to DATA/azure/ca.crt for clients to trust (the
 // Azure SDKs send tokens only over HTTPS).

@@ -8,6 +8,20 @@
 #include "api/karpenter/nodepool.h"
 
 namespace nodewright::controllers::disruption {
+namespace {
+
+// Where a command's step leaves its claim in the pass's report.
+void recordStep(PassReport& report, const std::string& name, Step step) {
+  if (step == Step::Deleted) {
+    report.deleted.push_back(name);
+  } else if (step == Step::GaveUp) {
+    report.gaveUp.push_back(name);
+  } else {
+    ++report.inFlight;
+  }
+}
+
+}  // namespace
 
 using runtime::Result;
 
@@ -90,14 +104,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
                          step.error().message());
       continue;
     }
-    const std::string& name = claim.claim->metadata.name;
-    if (*step == Step::Deleted) {
-      report.deleted.push_back(name);
-    } else if (*step == Step::GaveUp) {
-      report.gaveUp.push_back(name);
-    } else {
-      ++report.inFlight;
-    }
+    recordStep(report, claim.claim->metadata.name, *step);
   }
 
   const auto now = clock_.now();
@@ -150,13 +157,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     report.started.push_back(name);
     context.log().info("disrupting nodeclaim={} reason={} why={}", name, candidate.reason,
                        candidate.why);
-    if (*step == Step::Deleted) {
-      report.deleted.push_back(name);
-    } else if (*step == Step::GaveUp) {
-      report.gaveUp.push_back(name);
-    } else {
-      ++report.inFlight;
-    }
+    recordStep(report, name, *step);
   }
   for (const char* reason : {kReasonDrifted, kReasonEmpty, kReasonExpired}) {
     eligible_.with({reason}).set(eligible[reason]);

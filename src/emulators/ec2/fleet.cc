@@ -16,13 +16,10 @@
 #include "emulators/ec2/render.h"
 #include "emulators/ec2/resources.h"
 #include "emulators/ec2/spot_prices.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addElement;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 // GUESS: how long EC2 lists a deleted instant fleet; it keeps the client token usable.
 constexpr std::chrono::hours kDeletedFleetVisible{48};

@@ -14,15 +14,10 @@
 #include "emulators/ec2/param_reader.h"
 #include "emulators/ec2/resources.h"
 #include "emulators/ec2/tagging.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 // GUESS: the range, from the API reference's MaxResults of DescribeImages.
 constexpr int64_t kMinResults = 5, kMaxResults = 1000;

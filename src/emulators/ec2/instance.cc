@@ -6,16 +6,10 @@
 
 #include "aws/xml.h"
 #include "emulators/ec2/render.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
-using aws::xml::addTime;
 
 bool isGone(std::string_view state) {
   return state == instance_state::kTerminated;

@@ -12,15 +12,10 @@
 #include "emulators/ec2/describe_actions.h"
 #include "emulators/ec2/filters.h"
 #include "emulators/ec2/render.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 // DescribeInstanceTypes answers at most 100 types per call, DescribeInstanceTypeOfferings 1000
 // offerings, with a NextToken for the rest. GUESS: the defaults without MaxResults are the

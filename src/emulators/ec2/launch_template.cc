@@ -11,15 +11,10 @@
 #include "emulators/ec2/param_reader.h"
 #include "emulators/ec2/render.h"
 #include "emulators/ec2/resources.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 NetworkInterfaceRequest readInterface(const ParamReader& r) {
   NetworkInterfaceRequest ni;

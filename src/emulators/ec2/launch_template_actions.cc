@@ -12,18 +12,12 @@
 #include "emulators/ec2/render.h"
 #include "emulators/ec2/resources.h"
 #include "emulators/ec2/tagging.h"
+#include "emulators/ec2/xml_names.h"
 
 // CreateLaunchTemplate, DescribeLaunchTemplates, DescribeLaunchTemplateVersions and
 // DeleteLaunchTemplate.
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
-using aws::xml::addTime;
 
 // CONFIRMED: the wording relayed in github-aws-runners/terraform-aws-github-runner#932; the code
 // as the EC2 error reference lists it.

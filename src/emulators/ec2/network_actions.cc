@@ -9,15 +9,10 @@
 #include "core/hash.h"
 #include "emulators/ec2/describe_actions.h"
 #include "emulators/ec2/resources.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addBool;
-using aws::xml::addElement;
-using aws::xml::addInt;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 constexpr int64_t kMinResults = 5, kMaxResults = 1000;
 

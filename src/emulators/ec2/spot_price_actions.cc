@@ -12,13 +12,10 @@
 #include "core/time.h"
 #include "emulators/ec2/describe_actions.h"
 #include "emulators/ec2/spot_prices.h"
+#include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {
 namespace {
-
-using aws::xml::addElement;
-using aws::xml::addItem;
-using aws::xml::addText;
 
 // GUESS: EC2 documents no minimum; 1000 is the documented default and maximum.
 constexpr int64_t kMinResults = 1, kMaxResults = 1000;
