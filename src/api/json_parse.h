@@ -19,8 +19,10 @@ inline constexpr size_t kMaxNestingDepth = 10000;
 // Linear and allocation-free: it runs before any value is built.
 std::optional<size_t> findExcessiveNesting(std::string_view json, size_t limit = kMaxNestingDepth);
 
-// Strict JSON (one value, nothing after it) nested at most kMaxNestingDepth deep. The error
-// says which rule the text broke: "exceeded max depth of 10000" or "invalid JSON".
+// Strict JSON (one value, nothing after it) nested at most kMaxNestingDepth deep, in time
+// linear in the number of object members. A repeated key keeps its first position and takes
+// the last value, as Json::parse. The error says which rule the text broke: "exceeded max depth
+// of 10000" or "invalid JSON".
 core::Result<Json> parseJson(std::string_view text);
 
 }  // namespace nodewright::api

@@ -466,13 +466,13 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
       return core::fail(
           core::Error::invalid("exceeded max depth of " + std::to_string(kMaxNestingDepth)));
     }
-    Json value = Json::parse(text.begin(), text.end(), nullptr, false);
-    if (value.is_discarded()) {
+    auto value = parseJson(text);
+    if (!value) {
       // Not strict JSON; YAML flow syntax is a superset, so let the YAML parser try.
     } else {
       Document d;
       d.line = 1;
-      d.value = std::move(value);
+      d.value = std::move(*value);
       docs.push_back(std::move(d));
       expandLists(docs);
       return docs;

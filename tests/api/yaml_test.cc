@@ -190,7 +190,7 @@ TEST(YamlLimitsTest, RefusesSelfReferencingAndUnknownAnchors) {
 
 TEST(YamlLimitsTest, RefusesNestingDeeperThanTenThousand) {
   EXPECT_EQ(errorOf("a: " + repeat("[", 1000000)),
-            "line 1, column 10004: yaml: exceeded max depth of 10000");
+            "line 1, column 10003: yaml: exceeded max depth of 10000");
   EXPECT_NE(errorOf(repeat("- ", 1000000)).find("yaml: exceeded max depth of 10000"),
             std::string::npos);
   EXPECT_NE(errorOf("x: " + repeat("{a: ", 20000)).find("exceeded max depth of 10000"),
