@@ -14,7 +14,7 @@
 using namespace nodewright::api;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0 || size > 64 * 1024) {
+  if (size == 0 || size > 3 * 1024 * 1024) {  // the API server's body limit
     return 0;
   }
   YamlOptions yaml;

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev ccache pkg-config
-  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libexpected-dev libfmt-dev libspdlog-dev
+  libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libcli11-dev libexpected-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev libboost-dev
   libcurl4-openssl-dev libpugixml-dev python3-prometheus-client libtoml11-dev
   git tmux  # the fresh-clone check clones; the status view's live test runs in tmux

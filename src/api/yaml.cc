@@ -2,9 +2,14 @@
 
 #include <cctype>
 #include <optional>
-#include <regex>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
+
+#include "api/json_parse.h"
+#include "api/yaml_tree.h"
 
 namespace nodewright::api {
 namespace {
@@ -20,7 +25,60 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> options
   return false;
 }
 
-// YAML 1.1 plain-scalar resolution as go-yaml v2 (and so kubectl) applies it.
+// YAML 1.1 plain-scalar resolution as go-yaml v2 (and so kubectl) applies it. Hand-written
+// matchers rather than std::regex: libstdc++'s regex recurses per character and overflows the
+// stack on a long scalar.
+bool isDigits(std::string_view s, bool hex = false) {
+  if (s.empty()) {
+    return false;
+  }
+  for (char c : s) {
+    if (!(hex ? std::isxdigit(static_cast<unsigned char>(c))
+              : std::isdigit(static_cast<unsigned char>(c)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view withoutSign(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    s.remove_prefix(1);
+  }
+  return s;
+}
+
+// [-+]?(0|[1-9][0-9]*)
+bool isInt(std::string_view s) {
+  s = withoutSign(s);
+  return isDigits(s) && (s.size() == 1 || s[0] != '0');
+}
+
+// 0x[0-9a-fA-F]+
+bool isHex(std::string_view s) {
+  return s.size() > 2 && s[0] == '0' && s[1] == 'x' && isDigits(s.substr(2), /*hex=*/true);
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool isFloat(std::string_view s) {
+  s = withoutSign(s);
+  size_t e = s.find_first_of("eE");
+  std::string_view mantissa = s.substr(0, e);
+  if (e != std::string_view::npos && !isDigits(withoutSign(s.substr(e + 1)))) {
+    return false;
+  }
+  size_t dot = mantissa.find('.');
+  if (dot == std::string_view::npos) {
+    return isDigits(mantissa);
+  }
+  std::string_view whole = mantissa.substr(0, dot);
+  std::string_view fraction = mantissa.substr(dot + 1);
+  if (whole.empty()) {
+    return isDigits(fraction);
+  }
+  return isDigits(whole) && (fraction.empty() || isDigits(fraction));
+}
+
 Json resolvePlain(const std::string& s) {
   if (isOneOf(s, {"", "~", "null", "Null", "NULL"})) {
     return Json();
@@ -31,15 +89,12 @@ Json resolvePlain(const std::string& s) {
   if (isOneOf(s, {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N"})) {
     return Json(false);
   }
-  static const std::regex kInt("[-+]?(0|[1-9][0-9]*)");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
   char first = s[0];
   if (!(std::isdigit(static_cast<unsigned char>(first)) || first == '-' || first == '+' ||
         first == '.')) {
     return Json(s);
   }
-  if (std::regex_match(s, kInt)) {
+  if (isInt(s)) {
     try {
       return Json(std::stoll(s));
     } catch (const std::out_of_range&) {
@@ -50,7 +105,7 @@ Json resolvePlain(const std::string& s) {
       }
     }
   }
-  if (std::regex_match(s, kHex)) {
+  if (isHex(s)) {
     try {
       return Json(std::stoll(s, nullptr, 16));
     } catch (const std::out_of_range&) {
@@ -60,7 +115,7 @@ Json resolvePlain(const std::string& s) {
   if (isOneOf(s, {".inf", ".Inf", ".INF", "+.inf", "-.inf", ".nan", ".NaN", ".NAN"})) {
     return Json(s);  // JSON has no infinities; keep the text
   }
-  if (std::regex_match(s, kFloat)) {
+  if (isFloat(s)) {
     try {
       return Json(std::stod(s));
     } catch (const std::out_of_range&) {
@@ -70,90 +125,281 @@ Json resolvePlain(const std::string& s) {
   return Json(s);
 }
 
-// Design documents write the ellipsis both plain and quoted (`detailedMonitoring: "..."`).
-bool isPlainElision(const YAML::Node& n) {
-  return n.IsScalar() && (n.Tag() == "?" || n.Tag() == "!") && n.Scalar() == kElision;
+// go-yaml v2 stops a decode whose work comes mostly from alias expansion (decode.go, the fix
+// for CVE-2019-11253, "billion laughs"): up to 400,000 decoded nodes 99% may come from aliases,
+// from 4,000,000 only 10%, scaled linearly between; checked once more than 100 alias-driven
+// and 1,000 nodes in all were decoded.
+constexpr double kAliasRatioRangeLow = 400000;
+constexpr double kAliasRatioRangeHigh = 4000000;
+
+double allowedAliasRatio(size_t decodeCount) {
+  auto count = static_cast<double>(decodeCount);
+  if (count <= kAliasRatioRangeLow) {
+    return 0.99;
+  }
+  if (count >= kAliasRatioRangeHigh) {
+    return 0.10;
+  }
+  return 0.99 -
+         0.89 * ((count - kAliasRatioRangeLow) / (kAliasRatioRangeHigh - kAliasRatioRangeLow));
 }
 
-// "{...}" or "[...]": a collection that holds only the ellipsis.
-bool isElided(const YAML::Node& n, bool allow) {
-  if (!allow) {
-    return false;
-  }
-  if (isPlainElision(n)) {
-    return true;
-  }
-  if (n.IsMap() && n.size() == 1) {
-    auto it = n.begin();
-    return isPlainElision(it->first) && (it->second.IsNull() || isPlainElision(it->second));
-  }
-  if (n.IsSequence() && n.size() == 1) {
-    return isElided(n[0], allow);
-  }
-  return false;
-}
+// Findings recorded per document (duplicate keys, elisions) are capped, so a hostile document
+// of repeated keys deep down cannot make its error list quadratic in its size.
+constexpr size_t kMaxFindings = 1000;
 
-struct Converter {
-  const YamlOptions& options;
-  Document& doc;
+// Turns a parsed tree into JSON without recursion: an explicit stack of the collections being
+// built, expanding aliases within go-yaml's budget and the nesting limit.
+class Converter {
+ public:
+  Converter(const yaml::Tree& tree, const YamlOptions& options) : tree_(tree), options_(options) {}
 
-  Json convert(const YAML::Node& n, const FieldPath& path) {
-    switch (n.Type()) {
-      case YAML::NodeType::Null:
-      case YAML::NodeType::Undefined:
-        return Json();
-      case YAML::NodeType::Scalar:
-        return scalar(n);
-      case YAML::NodeType::Sequence: {
-        Json out = Json::array();
-        size_t i = 0;
-        for (const YAML::Node& item : n) {
-          if (isElided(item, options.allowElisions)) {
-            doc.elided.push_back(path.index(i).str());
-          } else {
-            out.push_back(convert(item, path.index(out.size())));
-          }
-          ++i;
-        }
-        return out;
+  core::Status convert(uint32_t root, Document& doc) {
+    doc_ = &doc;
+    frames_.clear();
+    auto top = visit(root, Step{});
+    if (!top) {
+      return core::fail(top.error());
+    }
+    if (top->has_value()) {
+      doc.value = std::move(**top);
+      return {};
+    }
+    while (!frames_.empty()) {
+      Frame& f = frames_.back();
+      if (f.child == yaml::kNone) {
+        Json done = std::move(f.value);
+        aliasDepth_ -= f.aliases;
+        frames_.pop_back();
+        deliver(std::move(done));
+        continue;
       }
-      case YAML::NodeType::Map: {
-        Json out = Json::object();
-        for (auto it = n.begin(); it != n.end(); ++it) {
-          std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-          FieldPath child = path.child(key);
-          if (options.allowElisions && isPlainElision(it->first)) {
-            doc.elided.push_back(path.child(key).str());
-            continue;
-          }
-          if (isElided(it->second, options.allowElisions)) {
-            doc.elided.push_back(child.str());
-            continue;
-          }
-          if (out.contains(key)) {
-            doc.errors.push_back({child.str(), "duplicate field \"" + key + "\""});
-            continue;
-          }
-          out[key] = convert(it->second, child);
-        }
-        return out;
+      auto ok = tree_.nodes[f.node].kind == yaml::Kind::Sequence ? item() : member();
+      if (!ok) {
+        return core::fail(ok.error());
       }
     }
-    return Json();
+    return {};
   }
 
-  Json scalar(const YAML::Node& n) {
-    const std::string& tag = n.Tag();
-    const std::string& s = n.Scalar();
-    if (tag == "!" || tag == "tag:yaml.org,2002:str" || tag == "!!str") {
-      return Json(s);  // quoted or explicitly a string
+ private:
+  // How a child hangs from its parent, for field paths.
+  struct Step {
+    bool isIndex = false;
+    size_t index = 0;
+    std::string key;
+  };
+  struct Frame {
+    uint32_t node = yaml::kNone;   // the collection
+    uint32_t child = yaml::kNone;  // next child to visit
+    Json value;
+    int aliases = 0;      // aliases followed to reach this collection
+    size_t position = 0;  // sequences: source position of the next item
+    Step step;            // from the parent frame to this one
+    std::unordered_set<std::string> keys;  // mappings: keys so far, without a linear search
+    std::string key;                       // mappings: key of the member being decoded
+  };
+
+  const yaml::Node& node(uint32_t i) const { return tree_.nodes[i]; }
+
+  uint32_t resolve(uint32_t i) const {
+    while (node(i).kind == yaml::Kind::Alias) {
+      i = node(i).target;
     }
-    if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
-        tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null" || tag == "?") {
-      return resolvePlain(s);
-    }
-    return Json(s);
+    return i;
   }
+
+  // Counts one decode of `i` and of every alias on the way to its target, as go-yaml does.
+  core::Result<uint32_t> enter(uint32_t i, int& hops) {
+    while (true) {
+      ++decodeCount_;
+      if (aliasDepth_ > 0) {
+        ++aliasCount_;
+      }
+      if (aliasCount_ > 100 && decodeCount_ > 1000 &&
+          static_cast<double>(aliasCount_) / static_cast<double>(decodeCount_) >
+              allowedAliasRatio(decodeCount_)) {
+        aliasDepth_ -= hops;
+        return core::fail(core::Error::invalid("yaml: document contains excessive aliasing"));
+      }
+      if (node(i).kind != yaml::Kind::Alias) {
+        return i;
+      }
+      ++aliasDepth_;
+      ++hops;
+      i = node(i).target;
+    }
+  }
+
+  Json scalarValue(const yaml::Node& n) const {
+    std::string text(tree_.scalar(n));
+    return n.style == yaml::ScalarStyle::Resolve ? resolvePlain(text) : Json(std::move(text));
+  }
+
+  bool isPlainNull(const yaml::Node& n) const {
+    return n.kind == yaml::Kind::Scalar && !n.tagged && n.style == yaml::ScalarStyle::Resolve &&
+           resolvePlain(std::string(tree_.scalar(n))).is_null();
+  }
+
+  // Design documents write the ellipsis both plain and quoted (`detailedMonitoring: "..."`).
+  bool isPlainElision(uint32_t i) const {
+    const yaml::Node& n = node(resolve(i));
+    return n.kind == yaml::Kind::Scalar && !n.tagged && tree_.scalar(n) == kElision;
+  }
+
+  // "...", "{...}", "[...]" or "[{...}]": a value that stands for an elided one.
+  bool isElided(uint32_t i) const {
+    while (true) {
+      i = resolve(i);
+      const yaml::Node& n = node(i);
+      if (isPlainElision(i)) {
+        return true;
+      }
+      if (n.kind == yaml::Kind::Mapping && n.size == 2) {
+        uint32_t value = node(n.first).next;
+        return isPlainElision(n.first) && (isPlainNull(node(resolve(value))) || isPlainElision(value));
+      }
+      if (n.kind != yaml::Kind::Sequence || n.size != 1) {
+        return false;
+      }
+      i = n.first;
+    }
+  }
+
+  // A mapping key as yaml-cpp gave it: a scalar's text, "" for null and collections.
+  std::string keyText(uint32_t i) const {
+    const yaml::Node& n = node(i);
+    if (n.kind != yaml::Kind::Scalar || isPlainNull(n)) {
+      return "";
+    }
+    return std::string(tree_.scalar(n));
+  }
+
+  FieldPath pathTo(const Step& last) const {
+    FieldPath path;
+    auto add = [&path](const Step& s) {
+      path = s.isIndex ? path.index(s.index) : path.child(s.key);
+    };
+    for (size_t i = 1; i < frames_.size(); ++i) {
+      add(frames_[i].step);
+    }
+    add(last);
+    return path;
+  }
+
+  void elide(const Step& step) {
+    if (doc_->elided.size() < kMaxFindings) {
+      doc_->elided.push_back(pathTo(step).str());
+    }
+  }
+
+  // A scalar comes back as its value; a collection is pushed as a frame (empty optional).
+  core::Result<std::optional<Json>> visit(uint32_t i, Step step) {
+    int hops = 0;
+    auto target = enter(i, hops);
+    if (!target) {
+      return core::fail(target.error());
+    }
+    const yaml::Node& n = node(*target);
+    if (n.kind == yaml::Kind::Scalar) {
+      aliasDepth_ -= hops;
+      return std::optional<Json>(scalarValue(n));
+    }
+    if (frames_.size() >= kMaxNestingDepth) {
+      return core::fail(core::Error::invalid("yaml: exceeded max depth of " +
+                                             std::to_string(kMaxNestingDepth)));
+    }
+    Frame f;
+    f.node = *target;
+    f.child = n.first;
+    f.value = n.kind == yaml::Kind::Sequence ? Json::array() : Json::object();
+    f.aliases = hops;
+    f.step = std::move(step);
+    frames_.push_back(std::move(f));
+    return std::optional<Json>();
+  }
+
+  core::Status descend(uint32_t i, Step step) {
+    auto value = visit(i, std::move(step));
+    if (!value) {
+      return core::fail(value.error());
+    }
+    if (value->has_value()) {
+      deliver(std::move(**value));
+    }
+    return {};
+  }
+
+  void deliver(Json value) {
+    if (frames_.empty()) {
+      doc_->value = std::move(value);
+      return;
+    }
+    Frame& parent = frames_.back();
+    if (parent.value.is_array()) {
+      parent.value.push_back(std::move(value));
+      return;
+    }
+    // The key is new (checked in member()): append without ordered_map's linear search.
+    auto& members = parent.value.get_ref<Json::object_t&>();
+    static_cast<std::vector<std::pair<const std::string, Json>>&>(members).emplace_back(
+        parent.key, std::move(value));
+  }
+
+  core::Status item() {
+    Frame& f = frames_.back();
+    uint32_t child = f.child;
+    f.child = node(child).next;
+    size_t position = f.position++;
+    if (options_.allowElisions && isElided(child)) {
+      elide(Step{true, position, {}});
+      return {};
+    }
+    return descend(child, Step{true, f.value.size(), {}});
+  }
+
+  core::Status member() {
+    Frame& f = frames_.back();
+    uint32_t keyNode = f.child;
+    uint32_t valueNode = node(keyNode).next;
+    f.child = valueNode == yaml::kNone ? yaml::kNone : node(valueNode).next;
+    int hops = 0;
+    auto resolvedKey = enter(keyNode, hops);  // go-yaml decodes keys too
+    if (!resolvedKey) {
+      return core::fail(resolvedKey.error());
+    }
+    aliasDepth_ -= hops;
+    std::string key = keyText(*resolvedKey);
+    Step step{false, 0, key};
+    if (options_.allowElisions && isPlainElision(keyNode)) {
+      elide(step);
+      return {};
+    }
+    if (valueNode == yaml::kNone) {
+      return {};
+    }
+    if (options_.allowElisions && isElided(valueNode)) {
+      elide(step);
+      return {};
+    }
+    if (!f.keys.insert(key).second) {
+      if (doc_->errors.size() < kMaxFindings) {
+        doc_->errors.push_back({pathTo(step).str(), "duplicate field \"" + key + "\""});
+      }
+      return {};
+    }
+    f.key = std::move(key);  // deliver() adds the value under it
+    return descend(valueNode, std::move(step));
+  }
+
+  const yaml::Tree& tree_;
+  const YamlOptions& options_;
+  Document* doc_ = nullptr;
+  std::vector<Frame> frames_;
+  // Counted across the whole stream, so many documents cannot each spend a full budget.
+  size_t decodeCount_ = 0;
+  size_t aliasCount_ = 0;
+  int aliasDepth_ = 0;
 };
 
 void expandLists(std::vector<Document>& docs) {
@@ -190,181 +436,8 @@ bool looksLikeJson(std::string_view text) {
   return false;
 }
 
-// yaml-cpp 0.7 (Debian 12) loops forever when a document's root is a flow entry (", a") or a
-// flow or quoted node followed by more content ("[1], 2", "\"x\" \"y\"", "{a: 1}, b"). Such
-// input is refused here first. A YAML document whose root is a flow collection is refused too
-// (JSON texts are parsed before YAML and are unaffected). Returns the 1-based line and column.
-class RootFlowEntryScan {
- public:
-  explicit RootFlowEntryScan(std::string_view text) : text_(text) {}
-
-  std::optional<std::pair<int, int>> find() {
-    while (pos_ < text_.size()) {
-      skipSpaceCommentsAndMarkers();
-      if (pos_ >= text_.size()) {
-        break;
-      }
-      char c = text_[pos_];
-      if (c == ',') {
-        return position();
-      }
-      if (c == '{' || c == '[') {
-        // Plain scalars inside flow collections cannot be delimited without a full scanner, so
-        // a flow collection at the root is accepted only as a whole JSON text (parsed before).
-        return position();
-      }
-      if (c == '"' || c == '\'') {
-        // After a flow or quoted root only a ':' (it was a mapping key) or the end of the
-        // document may follow; yaml-cpp spins on anything else.
-        skipFlowNode();
-        skipSpaceCommentsAndMarkers(/*stopAtDocument=*/true);
-        if (pos_ < text_.size() && text_[pos_] != ':' && !marker("---") && !marker("...")) {
-          return position();
-        }
-      }
-      skipToNextDocument();
-    }
-    return std::nullopt;
-  }
-
- private:
-  bool atLineStart() const { return pos_ == 0 || text_[pos_ - 1] == '\n'; }
-  bool marker(std::string_view m) const {
-    return atLineStart() && text_.substr(pos_, 3) == m &&
-           (pos_ + 3 == text_.size() || std::isspace(static_cast<unsigned char>(text_[pos_ + 3])));
-  }
-
-  // Whitespace, comments, directives, tags and anchors before a root node; also "---".
-  void skipSpaceCommentsAndMarkers(bool stopAtDocument = false) {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (marker("---") || marker("...")) {
-        if (stopAtDocument) {
-          return;
-        }
-        pos_ += 3;
-      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-        ++pos_;
-      } else if (c == '#' || (c == '%' && atLineStart())) {
-        skipLine();
-      } else if ((c == '!' || c == '&') && !stopAtDocument) {
-        // Anchors and tags end at white space or a flow indicator.
-        ++pos_;
-        while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) &&
-               std::string_view(",[]{}").find(text_[pos_]) == std::string_view::npos) {
-          ++pos_;
-        }
-      } else {
-        return;
-      }
-    }
-  }
-
-  void skipLine() {
-    size_t nl = text_.find('\n', pos_);
-    pos_ = nl == std::string_view::npos ? text_.size() : nl + 1;
-  }
-
-  void skipToNextDocument() {
-    while (pos_ < text_.size()) {
-      skipLine();
-      if (marker("---") || marker("...")) {
-        return;
-      }
-    }
-  }
-
-  void skipQuoted(char quote) {
-    ++pos_;
-    while (pos_ < text_.size()) {
-      char c = text_[pos_++];
-      if (quote == '"' && c == '\\') {
-        ++pos_;
-      } else if (c == quote) {
-        if (quote == '\'' && pos_ < text_.size() && text_[pos_] == '\'') {
-          ++pos_;  // '' is an escaped quote
-        } else {
-          return;
-        }
-      }
-    }
-  }
-
-  // A quoted scalar or a flow collection, with everything nested in it. A quote opens a quoted
-  // scalar only where a token starts; inside a plain scalar it is an ordinary character.
-  void skipFlowNode() {
-    int depth = 0;
-    bool tokenStart = true;
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if ((c == '"' || c == '\'') && tokenStart) {
-        skipQuoted(c);
-        if (depth == 0) {
-          return;
-        }
-        tokenStart = false;
-        continue;
-      }
-      if (c == '#' && pos_ > 0 && std::isspace(static_cast<unsigned char>(text_[pos_ - 1]))) {
-        skipLine();
-        continue;
-      }
-      ++pos_;
-      if (c == '{' || c == '[') {
-        ++depth;
-      } else if ((c == '}' || c == ']') && --depth <= 0) {
-        return;
-      }
-      if (!std::isspace(static_cast<unsigned char>(c))) {
-        tokenStart = c == '{' || c == '[' || c == ',' || c == ':' || c == '?' || c == '-';
-      }
-    }
-  }
-
-  std::pair<int, int> position() const {
-    int line = 1;
-    size_t lineStart = 0;
-    for (size_t i = 0; i < pos_; ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        lineStart = i + 1;
-      }
-    }
-    return {line, static_cast<int>(pos_ - lineStart) + 1};
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
-
-// A ',' that starts a line closes every block collection above it and reaches the document
-// root, where yaml-cpp 0.7 spins. Block context never starts a token with ','; the only valid
-// uses (a multi-line flow collection written comma-first, or a block scalar's text) are rare
-// in manifests, so they are refused too rather than risk the hang.
-std::optional<std::pair<int, int>> lineStartingWithFlowEntry(std::string_view text) {
-  int line = 1;
-  bool lineStart = true;
-  int column = 1;
-  for (char c : text) {
-    if (c == '\n') {
-      ++line;
-      lineStart = true;
-      column = 1;
-      continue;
-    }
-    if (lineStart && c == ',') {
-      return std::make_pair(line, column);
-    }
-    if (c != ' ' && c != '\t') {
-      lineStart = false;
-    }
-    ++column;
-  }
-  return std::nullopt;
-}
-
 // YAML streams may not hold control characters other than tab and line breaks (the spec's
-// c-printable); yaml-cpp 0.7 stops or spins on NUL instead of failing, so refuse them first.
+// c-printable); refuse them first, naming where.
 std::optional<std::pair<int, int>> nonPrintable(std::string_view text) {
   int line = 1;
   int column = 1;
@@ -389,13 +462,17 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
                                                    const YamlOptions& options) {
   std::vector<Document> docs;
   if (looksLikeJson(text)) {
-    Json value = Json::parse(text.begin(), text.end(), nullptr, false);
-    if (value.is_discarded()) {
+    if (findExcessiveNesting(text)) {
+      return core::fail(
+          core::Error::invalid("exceeded max depth of " + std::to_string(kMaxNestingDepth)));
+    }
+    auto value = parseJson(text);
+    if (!value) {
       // Not strict JSON; YAML flow syntax is a superset, so let the YAML parser try.
     } else {
       Document d;
       d.line = 1;
-      d.value = std::move(value);
+      d.value = std::move(*value);
       docs.push_back(std::move(d));
       expandLists(docs);
       return docs;
@@ -406,32 +483,20 @@ core::Result<std::vector<Document>> parseDocuments(std::string_view text,
                                            std::to_string(at->second) +
                                            ": control characters are not allowed in YAML"));
   }
-  if (auto at = lineStartingWithFlowEntry(text)) {
-    return core::fail(core::Error::invalid("line " + std::to_string(at->first) + ", column " +
-                                           std::to_string(at->second) +
-                                           ": a line may not start with a stray ','"));
+  auto tree = yaml::parseTree(text, kMaxNestingDepth);
+  if (!tree) {
+    return core::fail(tree.error());
   }
-  if (auto at = RootFlowEntryScan(text).find()) {
-    return core::fail(core::Error::invalid(
-        "line " + std::to_string(at->first) + ", column " + std::to_string(at->second) +
-        ": a flow collection, stray ',' or extra content at the document root is not accepted in "
-        "YAML (send JSON instead)"));
-  }
-  std::vector<YAML::Node> nodes;
-  try {
-    nodes = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return core::fail(core::Error::invalid("line " + std::to_string(e.mark.line + 1) + ", column " +
-                                           std::to_string(e.mark.column + 1) + ": " + e.msg));
-  }
-  for (const YAML::Node& node : nodes) {
-    if (node.IsNull()) {
-      continue;
-    }
+  Converter converter(*tree, options);
+  for (uint32_t root : tree->roots) {
     Document d;
-    d.line = node.Mark().line + 1;
-    Converter conv{options, d};
-    d.value = conv.convert(node, FieldPath());
+    d.line = tree->nodes[root].line;
+    if (auto ok = converter.convert(root, d); !ok) {
+      return core::fail(ok.error());
+    }
+    if (d.value.is_null()) {
+      continue;  // an empty document
+    }
     docs.push_back(std::move(d));
   }
   expandLists(docs);

@@ -231,7 +231,7 @@ TEST_F(ValidateCommandTest, YamlSyntaxErrorNamesLineAndColumn) {
   std::string good = dir_.write("good.yaml", kValidWidget);
   Ran r = validate({"-f", bad, "-f", good});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, bad + ": line 3, column 9: end of sequence flow not found\n");
+  EXPECT_EQ(r.err, bad + ": line 3, column 9: did not find expected ',' or ']'\n");
   EXPECT_EQ(r.out, good + ":0: Widget/small-one: valid\n");
 }
 

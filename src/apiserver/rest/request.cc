@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/json_parse.h"
 #include "api/yaml.h"
 #include "apiserver/protobuf/protobuf.h"
 
@@ -28,13 +29,13 @@ ApiResult<Json> parseBody(const http::Request& request) {
   }
   bool yaml = type == "application/yaml" || type == "application/apply-patch+yaml";
   if (!yaml) {
-    Json value = Json::parse(request.body, nullptr, false);
-    if (value.is_discarded()) {
-      return tl::unexpected(
-          errors::badRequest("the request body is not valid JSON (content type " +
-                             (type.empty() ? std::string("application/json") : type) + ")"));
+    auto value = api::parseJson(request.body);
+    if (!value) {
+      return tl::unexpected(errors::badRequest(
+          "the request body is not valid JSON (content type " +
+          (type.empty() ? std::string("application/json") : type) + "): " + value.error().message()));
     }
-    return value;
+    return std::move(*value);
   }
   auto documents = api::parseDocuments(request.body);
   if (!documents) {

@@ -33,6 +33,7 @@ class Child {
   // or end of output.
   std::string waitForLine(const std::string& prefix, std::chrono::milliseconds timeout);
   void kill(int signal);
+  pid_t pid() const { return pid_; }
   // Exit status after kill() or a natural exit; -1 if it is still running after `timeout`.
   int wait(std::chrono::milliseconds timeout);
 
