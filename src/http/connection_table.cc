@@ -6,8 +6,6 @@
 
 namespace nodewright::http {
 
-using SteadyTime = std::chrono::steady_clock::time_point;
-
 struct ConnectionTable::Slot {
   int fd = -1;
   Phase phase = Phase::Idle;
@@ -60,7 +58,7 @@ ConnectionTable::SlotPtr ConnectionTable::admit(int fd, Phase phase,
   slot->deadline = timeout.count() > 0 ? slot->since + timeout : SteadyTime::max();
   slots_.push_back(slot);
   ++open_;
-  changed_.notify_all();
+  wakeFor(slot->deadline);
   return slot;
 }
 
@@ -72,7 +70,7 @@ bool ConnectionTable::enter(const SlotPtr& slot, Phase phase, std::chrono::milli
   slot->phase = phase;
   slot->since = clock_.steadyNow();
   slot->deadline = timeout.count() > 0 ? slot->since + timeout : SteadyTime::max();
-  changed_.notify_all();
+  wakeFor(slot->deadline);
   return true;
 }
 
@@ -112,6 +110,13 @@ void ConnectionTable::shutDown(Slot& slot) {
   --open_;
 }
 
+void ConnectionTable::wakeFor(SteadyTime deadline) {
+  // Most phase changes move a deadline later; the watchdog only needs waking for an earlier one.
+  if (deadline < nextCheck_) {
+    changed_.notify_all();
+  }
+}
+
 void ConnectionTable::watch() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
@@ -125,9 +130,8 @@ void ConnectionTable::watch() {
       }
     }
     // Without a deadline, wait for a change; a real clock's waitUntil takes a bounded time.
-    const SteadyTime until =
-        next == SteadyTime::max() ? now + std::chrono::hours(1) : next;
-    clock_.waitUntil(lock, changed_, until);
+    nextCheck_ = next == SteadyTime::max() ? now + std::chrono::hours(1) : next;
+    clock_.waitUntil(lock, changed_, nextCheck_);
   }
 }
 

@@ -58,8 +58,11 @@ class ConnectionTable {
   size_t open() const;
 
  private:
+  using SteadyTime = std::chrono::steady_clock::time_point;
+
   void watch();
-  void shutDown(Slot& slot);  // REQUIRES mu_
+  void shutDown(Slot& slot);             // REQUIRES mu_
+  void wakeFor(SteadyTime deadline);     // REQUIRES mu_
 
   const core::Clock& clock_;
   const size_t maxConnections_;
@@ -68,6 +71,7 @@ class ConnectionTable {
   std::list<SlotPtr> slots_;  // GUARDED_BY(mu_)
   size_t open_ = 0;           // GUARDED_BY(mu_)
   bool stopping_ = false;     // GUARDED_BY(mu_)
+  SteadyTime nextCheck_{};    // GUARDED_BY(mu_): when the watchdog wakes next
   std::thread watchdog_;
 };
 

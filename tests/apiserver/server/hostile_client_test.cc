@@ -4,6 +4,7 @@
 // behave keep being served, and the process's memory stays bounded.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -165,6 +166,23 @@ TEST(HostileClients, SlowHandshakesAndHeadersAreCutOff) {
             << "time-to-close-slow-header " << headerMs << " ms\n";
 }
 
+// Connections whose requests (headers sent, body withheld) hold an in-flight slot: once a probe
+// of the same kind gets 429. A held request may arrive while a probe is being served and be
+// refused itself, so another is sent until a probe finds the slot taken; all are kept open.
+std::vector<std::unique_ptr<TlsConnection>> holdSlot(const testing::TestApiServer& server,
+                                                     const std::string& method,
+                                                     const std::function<int()>& probe) {
+  std::vector<std::unique_ptr<TlsConnection>> held;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    held.push_back(std::make_unique<TlsConnection>(server.port()));
+    if (held.back()->ready() && held.back()->send(head(method, kConfigMaps, 100, server.token())) &&
+        probe() == 429) {
+      return held;
+    }
+  }
+  return {};
+}
+
 TEST(HostileClients, RequestsBeyondTheInFlightLimitsGet429) {
   ApiServerOptions options;
   options.inFlight = InFlightLimits{.maxMutating = 1, .maxReadOnly = 1};
@@ -177,18 +195,16 @@ TEST(HostileClients, RequestsBeyondTheInFlightLimitsGet429) {
   };
 
   // Each held request is admitted and waits for a body that never comes.
-  auto heldMutating = std::make_unique<TlsConnection>(server.port());
-  ASSERT_TRUE(heldMutating->send(head("POST", kConfigMaps, 100, server.token())));
   http::Response refused;
   Steady::time_point start;
-  EXPECT_TRUE(eventually(
-      [&] {
-        start = Steady::now();
-        auto response = createConfigMap();
-        refused = response ? *response : http::Response{};
-        return refused.status == 429;
-      },
-      5s));
+  auto heldMutating = holdSlot(server, "POST", [&] {
+    start = Steady::now();
+    auto response = createConfigMap();
+    refused = response ? *response : http::Response{};
+    return refused.status;
+  });
+  ASSERT_FALSE(heldMutating.empty());
+  ASSERT_EQ(refused.status, 429);
   const double tooManyMs = millisSince(start);
   EXPECT_LT(tooManyMs, 1000);
   Json status = Json::parse(refused.body, nullptr, false);
@@ -206,14 +222,15 @@ TEST(HostileClients, RequestsBeyondTheInFlightLimitsGet429) {
   auto list = client->send("GET", kConfigMaps);
   ASSERT_TRUE(list);
   EXPECT_EQ(list->status, 200);
-  auto heldReadOnly = std::make_unique<TlsConnection>(server.port());
-  ASSERT_TRUE(heldReadOnly->send(head("GET", kConfigMaps, 10, server.token())));
-  EXPECT_TRUE(eventually(
-      [&] {
-        auto response = client->send("GET", kConfigMaps);
-        return response && response->status == 429;
-      },
-      5s));
+  auto heldReadOnly = holdSlot(server, "GET", [&] {
+    auto response = client->send("GET", kConfigMaps);
+    return response ? response->status : 0;
+  });
+  ASSERT_FALSE(heldReadOnly.empty());
+  // The mutating slot is still taken.
+  auto again = createConfigMap();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 429);
 
   // A watch is long-running: not counted, so served while both limits are reached.
   bool added = false;
@@ -231,8 +248,8 @@ TEST(HostileClients, RequestsBeyondTheInFlightLimitsGet429) {
   EXPECT_EQ(health->status, 200);
 
   // Once the held requests end, their slots are free again.
-  heldMutating.reset();
-  heldReadOnly.reset();
+  heldMutating.clear();
+  heldReadOnly.clear();
   EXPECT_TRUE(eventually(
       [&] {
         auto response = client->send("GET", kConfigMaps);
