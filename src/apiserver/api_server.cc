@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/crd/generate.h"
+#include "apiserver/authentication.h"
 #include "apiserver/data_dir.h"
 #include "apiserver/gc/collector.h"
 #include "apiserver/pki/credentials.h"
@@ -21,7 +22,10 @@ using api::Json;
 class EmbeddedApiServer : public ApiServer {
  public:
   EmbeddedApiServer(const ApiServerOptions& options, const core::Clock& clock)
-      : options_(options), clock_(clock), resources_(api::builtinRegistry()) {}
+      : options_(options),
+        clock_(clock),
+        resources_(api::builtinRegistry()),
+        inFlight_(options.inFlight) {}
 
   ~EmbeddedApiServer() override { stop(); }
 
@@ -55,6 +59,12 @@ class EmbeddedApiServer : public ApiServer {
     serverOptions.certificatePem = credentials->servingCertificatePem;
     serverOptions.privateKeyPem = credentials->servingKeyPem;
     serverOptions.tooLarge = [](size_t limit) { return errors::tooLarge(limit).toResponse(); };
+    // Connection timeouts are about real peers: they run on the system clock even when the
+    // API's clock is simulated or scaled (`up --time-scale`).
+    serverOptions.limits = options_.connections;
+    serverOptions.admit = [this, token = credentials->token](const http::Request& head) {
+      return admit(head, token);
+    };
     http::Handler handle = [this](const http::Request& r, http::Exchange& e) {
       handler_->handle(r, e);
     };
@@ -116,9 +126,30 @@ class EmbeddedApiServer : public ApiServer {
     return core::ok();
   }
 
+  // Kube's filter order: authentication, then max-in-flight; both before the body is read.
+  // Refusals are logged as kube's audit records failed authentication.
+  http::Admission admit(const http::Request& head, const std::string& token) {
+    http::Admission admission;
+    if (isHealthPath(head.path)) {
+      return admission;
+    }
+    if (!authenticated(head, token)) {
+      admission.refusal = errors::unauthorized().toResponse();
+    } else {
+      admission = inFlight_.admit(head);
+    }
+    if (admission.refusal && requestLog_) {
+      RequestRecord record = describeRequest(head);
+      record.code = admission.refusal->status;
+      requestLog_->append(record);
+    }
+    return admission;
+  }
+
   ApiServerOptions options_;
   const core::Clock& clock_;
   ResourceTable resources_;
+  MaxInFlight inFlight_;
   // Outlives the HTTP server, whose connection threads append to it.
   RequestLogPtr requestLog_;
   std::unique_ptr<storage::Store> store_;

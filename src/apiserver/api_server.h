@@ -4,8 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "apiserver/max_in_flight.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "http/server.h"
 
 // The embedded Kubernetes-compatible API server: HTTPS with a bearer token, SQLite storage,
 // the REST API of every kind of the resource model, and its garbage collector.
@@ -21,6 +23,10 @@ struct ApiServerOptions {
   // When set, one JSON line per answered API request is appended to this file (see
   // apiserver/request_log.h for the format); empty: no request log.
   std::string requestLog{};
+  // Requests served at once (kube-apiserver's defaults), counted once authenticated.
+  InFlightLimits inFlight{};
+  // Connections, their timeouts and sizes (kube-apiserver's serving defaults).
+  http::ConnectionLimits connections{};
 };
 
 class ApiServer {

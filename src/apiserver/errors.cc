@@ -157,6 +157,11 @@ ApiError tooManyRequests(std::string message, api::Json causes) {
   return make(429, "TooManyRequests", std::move(message), std::move(details));
 }
 
+ApiError tooManyRequestsInFlight() {
+  return make(429, "TooManyRequests", "Too many requests, please try again later.",
+              {{"retryAfterSeconds", 1}});
+}
+
 ApiError internal(std::string message) {
   return make(500, "InternalError", "Internal error occurred: " + message);
 }

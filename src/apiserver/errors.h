@@ -38,6 +38,8 @@ ApiError tooLarge(size_t limit);
 ApiError unsupportedMediaType(std::string_view contentType);
 ApiError notAcceptable(std::string message);
 ApiError tooManyRequests(std::string message, api::Json causes);
+// The max-in-flight filter's answer beyond its limits (Retry-After: 1).
+ApiError tooManyRequestsInFlight();
 ApiError internal(std::string message);
 }  // namespace errors
 

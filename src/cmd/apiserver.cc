@@ -17,6 +17,7 @@ struct ApiServerFlags {
   double bookmarkSeconds = 15;
   size_t watchHistory = 10000;
   std::string requestLog;
+  apiserver::InFlightLimits inFlight;
 };
 
 int runApiServer(const ApiServerFlags& flags, Context& ctx) {
@@ -33,6 +34,7 @@ int runApiServer(const ApiServerFlags& flags, Context& ctx) {
       std::chrono::milliseconds(static_cast<int64_t>(flags.bookmarkSeconds * 1000));
   options.watchHistory = flags.watchHistory;
   options.requestLog = flags.requestLog;
+  options.inFlight = flags.inFlight;
   SignalWaiter waiter;
   core::SystemClock clock;
   auto server = apiserver::startApiServer(options, clock);
@@ -73,6 +75,12 @@ void addApiServerCommand(CLI::App& app, Context& ctx, Action& action) {
                   "Append one JSON line per API request (verb, resource, user agent, status; "
                   "never bodies or tokens) to FILE")
       ->option_text("FILE");
+  sub->add_option("--max-requests-inflight", flags->inFlight.maxReadOnly,
+                  "Read-only requests served at once; more get 429 (0: no limit)")
+      ->capture_default_str();
+  sub->add_option("--max-mutating-requests-inflight", flags->inFlight.maxMutating,
+                  "Mutating requests served at once; more get 429 (0: no limit)")
+      ->capture_default_str();
   sub->callback(
       [flags, &ctx, &action] { action = [flags, &ctx] { return runApiServer(*flags, ctx); }; });
 }

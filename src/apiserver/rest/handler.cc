@@ -2,13 +2,13 @@
 
 #include <vector>
 
+#include "apiserver/authentication.h"
 #include "apiserver/discovery/discovery.h"
 #include "apiserver/discovery/openapi.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"
 #include "apiserver/patch/strategic_merge.h"
-#include "apiserver/pki/credentials.h"
 #include "apiserver/rest/object_meta.h"
 #include "apiserver/rest/request.h"
 #include "apiserver/table/table.h"
@@ -17,19 +17,6 @@ namespace nodewright::apiserver::rest {
 namespace {
 
 using api::Json;
-
-bool authorized(const http::Request& request, const std::string& token) {
-  std::string header = request.header("authorization");
-  const std::string prefix = "Bearer ";
-  if (header.size() <= prefix.size() || header.compare(0, prefix.size(), prefix) != 0) {
-    return false;
-  }
-  return pki::sameSecret(header.substr(prefix.size()), token);
-}
-
-bool isHealthPath(const std::string& path) {
-  return path == "/healthz" || path == "/livez" || path == "/readyz";
-}
 
 void respondError(http::Exchange& exchange, const ApiError& error) {
   exchange.respond(error.toResponse());
@@ -96,7 +83,7 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
     exchange.respond(http::Response{200, "text/plain", "ok", {}});
     return;
   }
-  if (!authorized(request, options_.token)) {
+  if (!authenticated(request, options_.token)) {
     respondError(exchange, errors::unauthorized());
     return;
   }
