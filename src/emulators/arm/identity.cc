@@ -221,7 +221,9 @@ std::optional<http::Response> Identity::authenticateClient(
     return entraError(400, "invalid_client", 5002738,
                       fmt::format("Invalid JWT token. '{}' is not a supported signature "
                                   "algorithm. Supported signing algorithms are: 'RS256'",
-                                  alg == decoded->header.end() ? "" : api::dumpJson(*alg)));
+                                  alg == decoded->header.end() ? std::string()
+                                  : alg->is_string()           ? alg->get<std::string>()
+                                                               : api::dumpJson(*alg)));
   }
   // A certificate credential names its certificate in the header; a federated assertion is
   // matched to a credential by its claims.

@@ -8,7 +8,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include <memory>
+#include "core/openssl_ptr.h"
 
 namespace nodewright::emulators::arm::jwt {
 namespace {
@@ -44,14 +44,10 @@ std::optional<api::Json> decodeObject(std::string_view part) {
   return value;
 }
 
-template <class T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const { Free(p); }
-};
-using KeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using CertPtr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, Deleter<EVP_MD_CTX, EVP_MD_CTX_free>>;
+using BioPtr = core::BioPtr;
+using CertPtr = core::X509Ptr;
+using KeyPtr = core::EvpKeyPtr;
+using MdCtxPtr = core::EvpMdCtxPtr;
 
 BioPtr memory(std::string_view pem) {
   return BioPtr(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));

@@ -60,7 +60,7 @@ inline std::string serviceAccountToken(core::TimePoint now, std::chrono::seconds
                             {"iat", at.count()},
                             {"exp", (at + validFor).count()}};
   auto token = emulators::arm::jwt::signRs256({{"typ", "JWT"}}, claims,
-                                              nodewright::testing::rsaTestKey(0).privateKeyPem);
+                                              emulators::testing::rsaTestKey(0).privateKeyPem);
   EXPECT_TRUE(token.has_value());
   return token.value_or("");
 }
@@ -70,7 +70,7 @@ inline emulators::arm::FederatedCredential serviceAccountFederation() {
   emulators::arm::FederatedCredential c;
   c.issuer = kServiceAccountIssuer;
   c.subject = kServiceAccountSubject;
-  c.issuerKeyPem = nodewright::testing::rsaTestKey(0).publicKeyPem;
+  c.issuerKeyPem = emulators::testing::rsaTestKey(0).publicKeyPem;
   return c;
 }
 

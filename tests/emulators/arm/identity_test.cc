@@ -30,7 +30,7 @@ class ArmIdentityTest : public ArmFixture {
   static std::string signedAssertion(const api::Json& claims, int key = 0,
                                      api::Json header = {{"kid", "k"}}) {
     auto token = jwt::signRs256(std::move(header), claims,
-                                nodewright::testing::rsaTestKey(key).privateKeyPem);
+                                emulators::testing::rsaTestKey(key).privateKeyPem);
     EXPECT_TRUE(token.has_value());
     return token.value_or("");
   }
@@ -148,7 +148,7 @@ class ArmFederatedTest : public ArmConfiguredSecretTest {
     FederatedCredential c;
     c.issuer = "https://oidc.example/cluster";
     c.subject = "system:serviceaccount:capz-system:capz-manager";
-    c.issuerKeyPem = nodewright::testing::rsaTestKey(0).publicKeyPem;
+    c.issuerKeyPem = emulators::testing::rsaTestKey(0).publicKeyPem;
     o.federatedCredentials = {{"wi-app", {c}}};
     return o;
   }
@@ -212,7 +212,7 @@ class ArmCertificateTest : public ArmIdentityTest {
  protected:
   ArmEmulatorOptions options() override {
     ArmEmulatorOptions o = ArmIdentityTest::options();
-    o.clientCertificates = {{"cert-app", nodewright::testing::rsaTestKey(0).certificatePem}};
+    o.clientCertificates = {{"cert-app", emulators::testing::rsaTestKey(0).certificatePem}};
     return o;
   }
   api::Json appClaims() {
@@ -227,7 +227,7 @@ class ArmCertificateTest : public ArmIdentityTest {
   }
   static api::Json namesCertificate() {
     auto thumbprint =
-        jwt::certificateThumbprint(nodewright::testing::rsaTestKey(0).certificatePem, true);
+        jwt::certificateThumbprint(emulators::testing::rsaTestKey(0).certificatePem, true);
     EXPECT_TRUE(thumbprint.has_value());
     return {{"typ", "JWT"}, {"x5t#S256", thumbprint.value_or("")}};
   }

@@ -1,7 +1,6 @@
 #include "support/emulators/rsa_test_keys.h"
 
 #include <map>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -11,16 +10,14 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-namespace nodewright::testing {
+#include "core/openssl_ptr.h"
+
+namespace nodewright::emulators::testing {
 namespace {
 
-template <class T, void (*Free)(T*)>
-struct Deleter {
-  void operator()(T* p) const { Free(p); }
-};
-using KeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using CertPtr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
+using core::BioPtr;
+using KeyPtr = core::EvpKeyPtr;
+using CertPtr = core::X509Ptr;
 
 std::string text(BIO* bio) {
   char* data = nullptr;
@@ -78,4 +75,4 @@ const RsaTestKey& rsaTestKey(int index) {
   return it->second;
 }
 
-}  // namespace nodewright::testing
+}  // namespace nodewright::emulators::testing

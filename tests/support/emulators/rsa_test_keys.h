@@ -4,7 +4,7 @@
 
 // RSA keys for tests that sign client assertions (workload identity tokens, certificate
 // credentials) as a Kubernetes service account issuer or an application would.
-namespace nodewright::testing {
+namespace nodewright::emulators::testing {
 
 struct RsaTestKey {
   std::string privateKeyPem;
@@ -16,4 +16,4 @@ struct RsaTestKey {
 // sign with a key the other side does not know).
 const RsaTestKey& rsaTestKey(int index = 0);
 
-}  // namespace nodewright::testing
+}  // namespace nodewright::emulators::testing
