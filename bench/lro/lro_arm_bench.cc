@@ -1,7 +1,7 @@
 // The futures engine at scale against the ARM emulator: N NAT gateways (default 2,000; 200
 // with --smoke) created through one lro::Engine and one ArmClient over real HTTPS, against an
 // in-process ArmServer on the system clock. A pool of workers reconciles them as a controller
-// would: each resource's createOrUpdate with its own Futures, NotDone requeued after its
+// would: each resource's createOrUpdate with its own records, NotDone requeued after its
 // requeueAfter, until every one is Done. The emulator's time runs --time-scale times faster
 // (a NAT gateway's 20 s take 2 s by default); its Retry-After (2 s) does not fit in the 2 s call
 // window, so every operation is parked at once, then resumed: a worker is never held for an
@@ -193,7 +193,7 @@ int run(const Options& options) {
 
   const size_t n = static_cast<size_t>(options.resources);
   std::vector<std::unique_ptr<NatSpec>> specs;
-  std::vector<lro::Futures> futures(n);
+  std::vector<lro::OperationRecords> futures(n);
   std::vector<char> parked(n, 0);  // each entry touched only by the worker reconciling it
   for (size_t i = 0; i < n; ++i) {
     specs.push_back(std::make_unique<NatSpec>(static_cast<int>(i)));

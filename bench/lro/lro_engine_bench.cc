@@ -102,14 +102,14 @@ class Spec final : public lro::ResourceSpec {
   }
 };
 
-lro::Futures otherFutures() {
-  lro::Futures futures;
+lro::OperationRecords otherFutures() {
+  lro::OperationRecords futures;
   for (int i = 0; i < 8; ++i) {
     lro::ResourceRef r;
     r.resourceGroup = "rg";
     r.serviceName = "disks";
     r.name = "disk-" + std::to_string(i);
-    futures.push_back(lro::makeFuture(r, lro::Verb::Put, kToken));
+    futures.push_back({lro::operationKey(r, lro::Verb::Put), kToken});
   }
   return futures;
 }
@@ -142,19 +142,19 @@ int main(int argc, char** argv) {
   nodewright::runtime::Registry metrics;
   lro::Engine engine(cloud, nodewright::core::systemClock(), lro::EngineOptions{}, &metrics);
   Spec spec;
-  const lro::Futures base = otherFutures();
+  const lro::OperationRecords base = otherFutures();
   const lro::Deadline none = lro::Deadline::none();
   volatile int sink = 0;
 
-  lro::Futures parked = base;
-  parked.push_back(lro::makeFuture(spec.resource(), lro::Verb::Put, kToken));
+  lro::OperationRecords parked = base;
+  parked.push_back({lro::operationKey(spec.resource(), lro::Verb::Put), kToken});
   cloud.pollStatus = lro::OpStatus::InProgress;
   double resume = measure(rounds, iterations, [&] {
     sink = sink + static_cast<int>(engine.createOrUpdate(spec, parked, none).kind);
   });
 
   cloud.pollStatus = lro::OpStatus::Succeeded;
-  lro::Futures futures;
+  lro::OperationRecords futures;
   double resumeDone = measure(rounds, iterations, [&] {
     futures = parked;  // the status as read for this reconcile
     sink = sink + static_cast<int>(engine.createOrUpdate(spec, futures, none).kind);

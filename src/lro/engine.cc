@@ -36,17 +36,19 @@ Engine::Engine(Operations& operations, const core::Clock& clock, EngineOptions o
 
 Engine::~Engine() = default;
 
-Outcome Engine::createOrUpdate(const ResourceSpec& spec, Futures& futures,
+Outcome Engine::createOrUpdate(const ResourceSpec& spec, OperationRecords& records,
                                const Deadline& deadline) {
-  return run(Verb::Put, spec, futures, deadline);
+  return run(Verb::Put, spec, records, deadline);
 }
 
-Outcome Engine::patch(const ResourceSpec& spec, Futures& futures, const Deadline& deadline) {
-  return run(Verb::Patch, spec, futures, deadline);
+Outcome Engine::patch(const ResourceSpec& spec, OperationRecords& records,
+                      const Deadline& deadline) {
+  return run(Verb::Patch, spec, records, deadline);
 }
 
-Outcome Engine::remove(const ResourceSpec& spec, Futures& futures, const Deadline& deadline) {
-  return run(Verb::Delete, spec, futures, deadline);
+Outcome Engine::remove(const ResourceSpec& spec, OperationRecords& records,
+                       const Deadline& deadline) {
+  return run(Verb::Delete, spec, records, deadline);
 }
 
 void Engine::stop() {
@@ -55,14 +57,14 @@ void Engine::stop() {
   cv_.notify_all();
 }
 
-Outcome Engine::run(Verb verb, const ResourceSpec& spec, Futures& futures,
+Outcome Engine::run(Verb verb, const ResourceSpec& spec, OperationRecords& records,
                     const Deadline& deadline) {
-  Call call{verb, spec, spec.resource(), futures, deadline, false};
+  Call call{verb, spec, spec.resource(), records, deadline, false};
   if (verb == Verb::Delete) {
     // A create or update of a resource being deleted will never be resumed; left in place its
     // future would sit in the status for good.
     for (Verb superseded : {Verb::Put, Verb::Patch}) {
-      if (removeFuture(futures, call.ref, superseded)) {
+      if (removeRecord(records, call.key(superseded))) {
         metrics_.dropped(call.ref.serviceName, superseded, "superseded");
       }
     }
@@ -72,8 +74,8 @@ Outcome Engine::run(Verb verb, const ResourceSpec& spec, Futures& futures,
       return std::move(*waiting);
     }
   }
-  if (const Future* future = findFuture(futures, call.ref, verb)) {
-    std::string token = future->data;  // `future` dies with the next change to `futures`
+  if (const OperationRecord* parked = findRecord(records, call.key())) {
+    std::string token = parked->resumeToken;  // `parked` dies with the next change to `records`
     if (std::optional<Outcome> outcome = resume(call, token)) {
       return std::move(*outcome);
     }
@@ -112,14 +114,14 @@ void Engine::releaseResource(const std::string& key) {
 }
 
 std::optional<Outcome> Engine::awaitDelete(Call& call) {
-  const Future* future = findFuture(call.futures, call.ref, Verb::Delete);
-  if (future == nullptr) {
+  const OperationRecord* parked = findRecord(call.records, call.key(Verb::Delete));
+  if (parked == nullptr) {
     return std::nullopt;
   }
   // A PUT now would meet the running delete; and the DELETE future, left in place, would be
   // resumed by a later remove() and report the resource created meanwhile as deleted.
-  std::string token = future->data;
-  Call deleting{Verb::Delete, call.spec, call.ref, call.futures, call.deadline, false};
+  std::string token = parked->resumeToken;
+  Call deleting{Verb::Delete, call.spec, call.ref, call.records, call.deadline, false};
   std::optional<Outcome> deleted = resume(deleting, token);
   if (!deleted || !deleted->transient()) {
     // Gone, failed or stale: its future has been removed and the resource is evaluated afresh.
@@ -143,10 +145,12 @@ std::optional<Outcome> Engine::resume(Call& call, const std::string& token) {
       dropStale(call, e.is(CallError::Kind::NotFound) ? "operation unknown" : "token unreadable");
       return std::nullopt;
     }
-    // The operation may well be running: keep its future and look again. Even a refusal (a
-    // misconfigured endpoint or credential, a 4xx from the status monitor) may pass once the
-    // configuration is fixed, and the same operation is then resumed rather than sent again.
-    return callFailed(call, stillRunning(e), "polling");
+    if (refusesPoll(e)) {
+      return dropRefused(call, e);
+    }
+    // Throttled, busy or no answer: the operation may well be running; keep its record and look
+    // again.
+    return callFailed(call, e, "polling");
   }
   OpState& state = *polled;
   if (!state.done()) {
@@ -257,13 +261,12 @@ Outcome Engine::await(Call& call, OpState state, SteadyTime began,
       if (e.is(CallError::Kind::BadToken)) {
         // The token came from this very call: a new operation would give an unreadable one
         // again.
-        removeFuture(call.futures, call.ref, call.verb);
+        removeRecord(call.records, call.key());
         return callFailed(call, e, "polling");
       }
-      if (e.is(CallError::Kind::Invalid)) {
-        // Refused, not lost: the operation runs on and a fixed configuration resumes it.
-        store(call, state, true);
-        return callFailed(call, stillRunning(e), "polling");
+      if (refusesPoll(e)) {
+        // Never recorded: the next call begins afresh rather than polling what is refused.
+        return dropRefused(call, e);
       }
       // The operation runs on; its token is still good, and so is its interval unless the
       // error brought a new one.
@@ -288,7 +291,7 @@ Outcome Engine::await(Call& call, OpState state, SteadyTime began,
 }
 
 void Engine::store(Call& call, const OpState& state, bool fresh) {
-  setFuture(call.futures, makeFuture(call.ref, call.verb, state.resumeToken));
+  setRecord(call.records, OperationRecord{call.key(), state.resumeToken});
   if (fresh) {
     metrics_.stored(call.ref.serviceName, call.verb);
   }
@@ -313,7 +316,7 @@ Outcome Engine::parkFresh(Call& call, const OpState& state, SteadyTime began,
 
 Outcome Engine::reevaluateOnce(Call& call, std::string_view why) {
   if (call.reevaluated) {
-    removeFuture(call.futures, call.ref, call.verb);
+    removeRecord(call.records, call.key());
     Outcome o;
     o.message = call.what() + ": " + std::string(why) + " again after re-evaluation";
     return o;
@@ -322,9 +325,19 @@ Outcome Engine::reevaluateOnce(Call& call, std::string_view why) {
   return evaluate(call);
 }
 
+Outcome Engine::dropRefused(Call& call, const CallError& error) {
+  if (removeRecord(call.records, call.key())) {
+    metrics_.dropped(call.ref.serviceName, call.verb, "refused");
+    spdlog::info("lro: dropping refused operation verb={} resource={} service={} code={}",
+                 verbName(call.verb), describeResource(call.ref), call.ref.serviceName,
+                 error.code.empty() ? kindName(error.kind) : error.code);
+  }
+  return callFailed(call, stillRunning(error), "polling");
+}
+
 void Engine::dropStale(Call& call, std::string_view why) {
   call.reevaluated = true;
-  if (removeFuture(call.futures, call.ref, call.verb)) {
+  if (removeRecord(call.records, call.key())) {
     metrics_.dropped(call.ref.serviceName, call.verb, "stale");
     spdlog::info("lro: dropping stale future verb={} resource={} service={} reason={}",
                  verbName(call.verb), describeResource(call.ref), call.ref.serviceName, why);

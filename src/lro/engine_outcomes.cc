@@ -59,7 +59,7 @@ std::string describeResource(const ResourceRef& resource) {
 
 Outcome Engine::finish(Call& call, const OpState& state) {
   // Done either way: a failed operation is tried afresh next time, not resumed.
-  removeFuture(call.futures, call.ref, call.verb);
+  removeRecord(call.records, call.key());
   Outcome o;
   if (state.status == OpStatus::Succeeded) {
     o.kind = Outcome::Kind::Done;

@@ -17,8 +17,9 @@ class EngineMetrics {
   void notDone(const std::string& service, Verb verb);
   void stored(const std::string& service, Verb verb);
   void resumed(const std::string& service, Verb verb);
-  // A future that could not be resumed (`reason`: "stale") or whose operation no longer
-  // matters ("superseded": a PUT or PATCH of a resource being deleted).
+  // A parked operation that could not be resumed (`reason`: "stale"), whose poll was refused
+  // ("refused") or that no longer matters ("superseded": a PUT or PATCH of a resource being
+  // deleted).
   void dropped(const std::string& service, Verb verb, const char* reason);
   // An operation that finished within the call that began it.
   void duration(const std::string& service, Verb verb, std::chrono::microseconds elapsed);

@@ -14,19 +14,6 @@ const char* verbName(Verb verb) {
   return "PUT";
 }
 
-std::optional<Verb> parseVerb(std::string_view name) {
-  if (name == "PUT") {
-    return Verb::Put;
-  }
-  if (name == "PATCH") {
-    return Verb::Patch;
-  }
-  if (name == "DELETE") {
-    return Verb::Delete;
-  }
-  return std::nullopt;
-}
-
 const char* kindName(CallError::Kind kind) {
   switch (kind) {
     case CallError::Kind::NotFound:

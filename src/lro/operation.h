@@ -11,18 +11,18 @@
 
 // The cloud side of long-running operations, as the futures engine (lro/engine.h) sees it. A
 // cloud's client implements Operations (cloud/azure for ARM); the engine knows nothing of the
-// cloud's protocol, only these states and an opaque resume token it parks in a Future.
+// cloud's protocol, only these states and an opaque resume token it parks in an
+// OperationRecord (records.h).
 namespace nodewright::lro {
 
 enum class Verb { Put, Patch, Delete };
 
-// "PUT", "PATCH", "DELETE": the Future.type values (api/capz/conditions.h).
+// "PUT", "PATCH", "DELETE", for logs and metric labels.
 const char* verbName(Verb verb);
-std::optional<Verb> parseVerb(std::string_view name);
 
 // Which resource an operation is about. `id` is the cloud's full resource path
 // (/subscriptions/…/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet); the
-// other fields key the Future and name the resource in conditions and logs.
+// other fields key its OperationRecord and name the resource in conditions and logs.
 struct ResourceRef {
   std::string id;
   std::string resourceGroup;
@@ -58,8 +58,10 @@ struct CallError {
     Invalid,    // the request was refused (4xx), or the client is misconfigured: not as is
     Auth,       // no token, or the cloud refused it
     // poll() only: the resume token cannot be followed (garbled, another version, a status
-    // monitor off our endpoint). The one poll() error, with NotFound, that ends a future: any
-    // other leaves the operation running in the cloud and its token worth keeping.
+    // monitor off our endpoint). With NotFound, a stale record, dropped and re-evaluated at once.
+    // Invalid and Auth from poll() drop the record too (refused: the engine reports the error
+    // and the next call begins afresh); any other leaves the operation running in the cloud and
+    // its token worth keeping.
     BadToken,
   };
   Kind kind = Kind::Transient;
@@ -88,8 +90,7 @@ class Operations {
                                     std::chrono::milliseconds timeout) = 0;
   // Polls once with a token from begin() or an earlier poll() (possibly another process's).
   // NotFound: the cloud no longer knows the operation. A token this client cannot read is
-  // BadToken (never Invalid: that is kept for refusals and configuration errors, which leave
-  // the operation running).
+  // BadToken (never Invalid: that is kept for refusals and configuration errors).
   virtual CallResult<OpState> poll(const std::string& resumeToken,
                                    std::chrono::milliseconds timeout) = 0;
   // The resource's own word that an operation on it is still running (ARM: a provisioningState

@@ -34,7 +34,7 @@ TEST_F(EngineTest, AdaptiveCallTimeoutConvergesUnderALatencyDistribution) {
 
   for (int i = 0; i < 2500; ++i) {
     TestSpec spec(vnetRef("vnet-" + std::to_string(i)), vnetBody());
-    Futures futures;
+    OperationRecords futures;
     auto start = clock_.steadyNow();
     Outcome o = engine().createOrUpdate(spec, futures);
     ASSERT_NE(o.kind, Outcome::Kind::Failed);
@@ -67,7 +67,7 @@ TEST_F(EngineTest, OnlyParksAtTheEndOfTheWindowAreCensoredSamples) {
 
   cloud_.setRetryAfter(7s);
   TestSpec later(vnetRef("retry-after"), vnetBody());
-  Futures f1;
+  OperationRecords f1;
   ASSERT_EQ(engine().createOrUpdate(later, f1).kind, Outcome::Kind::NotDone);
   EXPECT_EQ(engine().adaptive().sampleCount(service, Verb::Put), 0u);
 
@@ -75,12 +75,12 @@ TEST_F(EngineTest, OnlyParksAtTheEndOfTheWindowAreCensoredSamples) {
   cloud_.failNext(FakeOperations::Method::Poll,
                   FakeOperations::error(CallError::Kind::Transient, "GatewayTimeout"));
   TestSpec failing(vnetRef("poll-error"), vnetBody());
-  Futures f2;
+  OperationRecords f2;
   ASSERT_EQ(engine().createOrUpdate(failing, f2).kind, Outcome::Kind::NotDone);
   EXPECT_EQ(engine().adaptive().sampleCount(service, Verb::Put), 0u);
 
   TestSpec slow(vnetRef("slow"), vnetBody());
-  Futures f3;
+  OperationRecords f3;
   ASSERT_EQ(engine().createOrUpdate(slow, f3).kind, Outcome::Kind::NotDone);
   EXPECT_EQ(engine().adaptive().sampleCount(service, Verb::Put), 1u);
 }

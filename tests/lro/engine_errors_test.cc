@@ -11,8 +11,6 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "api/capz/conditions.h"
-#include "lro/conditions.h"
 #include "lro/engine.h"
 #include "lro/engine_fixture.h"
 
@@ -26,18 +24,18 @@ TEST_F(EngineTest, AnotherOperationInProgressIsNotDone) {
   cloud_.failNext(Method::Begin,
                   FakeOperations::error(Kind::Conflict, "AnotherOperationInProgress"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(o.errorCode, "AnotherOperationInProgress");
   EXPECT_EQ(o.requeueAfter, std::optional<milliseconds>(15s));
-  EXPECT_TRUE(futures_.empty());
+  EXPECT_TRUE(parked_.empty());
 }
 
 TEST_F(EngineTest, ThrottlingIsNotDoneWithTheCloudsRetryAfter) {
   cloud_.failNext(Method::Get, FakeOperations::error(Kind::Throttled, "TooManyRequests", 3s));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(o.errorCode, "TooManyRequests");
@@ -47,40 +45,40 @@ TEST_F(EngineTest, ThrottlingIsNotDoneWithTheCloudsRetryAfter) {
 
 TEST_F(EngineTest, ThrottledPollKeepsTheFuture) {
   cloud_.setLatency(30s);
-  ASSERT_EQ(engine().createOrUpdate(spec_, futures_).kind, Outcome::Kind::NotDone);
-  std::string token = futures_.at(0).data;
+  ASSERT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::NotDone);
+  std::string token = parked_.at(0).resumeToken;
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Throttled, "TooManyRequests", 9s));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(o.requeueAfter, std::optional<milliseconds>(9s));
-  ASSERT_EQ(futures_.size(), 1u);
-  EXPECT_EQ(futures_[0].data, token);
+  ASSERT_EQ(parked_.size(), 1u);
+  EXPECT_EQ(parked_[0].resumeToken, token);
 }
 
 TEST_F(EngineTest, TransientPollErrorKeepsTheFuture) {
   cloud_.setLatency(30s);
-  ASSERT_EQ(engine().createOrUpdate(spec_, futures_).kind, Outcome::Kind::NotDone);
+  ASSERT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::NotDone);
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Transient, "InternalServerError"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::Error);
   EXPECT_TRUE(o.transient());
   EXPECT_EQ(o.errorCode, "InternalServerError");
-  EXPECT_EQ(futures_.size(), 1u);
+  EXPECT_EQ(parked_.size(), 1u);
 }
 
 TEST_F(EngineTest, TransientPollErrorWithinTheWindowParksTheOperation) {
   cloud_.setLatency(30s);
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Transient, "GatewayTimeout"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
-  ASSERT_EQ(futures_.size(), 1u);
-  EXPECT_EQ(futures_[0].data, cloud_.lastToken());
+  ASSERT_EQ(parked_.size(), 1u);
+  EXPECT_EQ(parked_[0].resumeToken, cloud_.lastToken());
 }
 
 TEST_F(EngineTest, TransientPollErrorWithinTheWindowKeepsTheRetryAfter) {
@@ -88,61 +86,86 @@ TEST_F(EngineTest, TransientPollErrorWithinTheWindowKeepsTheRetryAfter) {
   cloud_.setRetryAfter(1500ms);
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Transient, "GatewayTimeout"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   // The error said nothing about when to look again; the operation had.
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(o.requeueAfter, std::optional<milliseconds>(1500ms));
-  EXPECT_EQ(futures_.size(), 1u);
+  EXPECT_EQ(parked_.size(), 1u);
 }
 
-// A refusal of a poll (an https endpoint misconfigured, a credential's config, a 4xx from the
-// status monitor) says nothing of the operation, which runs on: its future stays and no second
-// PUT is sent.
-TEST_F(EngineTest, RefusedPollWithinTheWindowKeepsTheFutureWithoutASecondPut) {
+// A poll the status monitor refuses (a 4xx other than 404/409/429, or a client misconfigured
+// for it) will not pass by being sent again. As CAPZ drops a future whose resumed poller errs,
+// the operation is not recorded: the refusal is reported as a transient Error (back off) and the
+// next call begins the request afresh, which the cloud may accept (ARM's PUT is idempotent).
+TEST_F(EngineTest, RefusedPollWithinTheWindowRecordsNothing) {
   cloud_.setLatency(30s);
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Invalid, "InsecureEndpoint"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::Error);
   EXPECT_EQ(o.errorCode, "InsecureEndpoint");
   EXPECT_EQ(o.requeueAfter, std::nullopt);
   EXPECT_EQ(cloud_.begins(Verb::Put), 1);
-  ASSERT_EQ(futures_.size(), 1u);
-  EXPECT_EQ(futures_[0].data, cloud_.lastToken());
+  EXPECT_TRUE(parked_.empty());
+  EXPECT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::NotDone);
+  EXPECT_EQ(cloud_.begins(Verb::Put), 2);
 }
 
-TEST_F(EngineTest, RefusedPollOnResumeKeepsTheFutureThenResumesTheSameOperation) {
+TEST_F(EngineTest, PollRefusedWithA4xxOnResumeDropsTheRecordAndTheNextCallBeginsAfresh) {
   cloud_.setLatency(30s);
-  ASSERT_EQ(engine().createOrUpdate(spec_, futures_).kind, Outcome::Kind::NotDone);
-  const std::string token = futures_.at(0).data;
-  cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Invalid, ""));
+  ASSERT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::NotDone);
+  const std::string token = parked_.at(0).resumeToken;
+  cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Invalid, "BadRequest"));
 
-  Outcome refused = engine().createOrUpdate(spec_, futures_);
+  Outcome refused = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(refused.kind, Outcome::Kind::Error);
   EXPECT_TRUE(refused.transient());
-  EXPECT_EQ(refused.errorCode, "Invalid");
-  ASSERT_EQ(futures_.size(), 1u);
-  EXPECT_EQ(futures_[0].data, token);
-  fake_.advance(30s);
-  Outcome resumed = engine().createOrUpdate(spec_, futures_);
-  EXPECT_EQ(resumed.kind, Outcome::Kind::Done);
+  EXPECT_EQ(refused.errorCode, "BadRequest");
+  EXPECT_EQ(refused.message.find("operation PUT on rg/vnet-1 (virtualnetworks): polling"), 0u)
+      << refused.message;
+  EXPECT_TRUE(parked_.empty()) << "a refused poll must not be resumed for good";
   EXPECT_EQ(cloud_.begins(Verb::Put), 1);
-  EXPECT_TRUE(futures_.empty());
+  EXPECT_EQ(counter("nodewright_lro_futures_dropped_total", {"virtualnetworks", "PUT", "refused"}),
+            1);
+
+  Outcome again = engine().createOrUpdate(spec_, parked_);
+
+  // The PUT is sent again; the cloud still runs the first operation, so it meets a 409.
+  EXPECT_EQ(again.kind, Outcome::Kind::NotDone);
+  EXPECT_EQ(again.errorCode, "AnotherOperationInProgress");
+  EXPECT_EQ(cloud_.begins(Verb::Put), 2);
+  EXPECT_TRUE(parked_.empty());
+  EXPECT_EQ(cloud_.lastToken(), token) << "no new operation while the first one runs";
+}
+
+TEST_F(EngineTest, DeletePollRefusedAsUnauthorizedIsSentAgainByTheNextCall) {
+  cloud_.putResource(ref_.id, vnetBody());
+  cloud_.setLatency(30s);
+  ASSERT_EQ(engine().remove(spec_, parked_).kind, Outcome::Kind::NotDone);
+  cloud_.failNext(Method::Poll, FakeOperations::error(Kind::Auth, "AuthorizationFailed"));
+
+  Outcome refused = engine().remove(spec_, parked_);
+
+  EXPECT_EQ(refused.kind, Outcome::Kind::Error);
+  EXPECT_EQ(refused.errorCode, "AuthorizationFailed");
+  EXPECT_TRUE(parked_.empty());
+  EXPECT_EQ(engine().remove(spec_, parked_).kind, Outcome::Kind::NotDone);
+  EXPECT_EQ(cloud_.begins(Verb::Delete), 2);
 }
 
 TEST_F(EngineTest, UnreadableTokenWithinTheWindowIsFailedWithoutASecondPut) {
   cloud_.setLatency(30s);
   cloud_.failNext(Method::Poll, FakeOperations::error(Kind::BadToken, "InvalidResumeToken"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::Failed);
   EXPECT_EQ(o.errorCode, "InvalidResumeToken");
   EXPECT_EQ(cloud_.begins(Verb::Put), 1);
-  EXPECT_TRUE(futures_.empty());
+  EXPECT_TRUE(parked_.empty());
 }
 
 // Retry-After: 0 (or an HTTP date in the past) must still bring the object back: a zero
@@ -151,33 +174,33 @@ TEST_F(EngineTest, ZeroRetryAfterOfAParkedOperationStillRequeues) {
   cloud_.setLatency(30s);
   cloud_.setRetryAfter(0ms);
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(o.requeueAfter, std::optional<milliseconds>(1s));
-  EXPECT_EQ(futures_.size(), 1u);
+  EXPECT_EQ(parked_.size(), 1u);
 }
 
 TEST_F(EngineTest, ZeroRetryAfterOfAThrottleOrErrorStillRequeues) {
   cloud_.failNext(Method::Get, FakeOperations::error(Kind::Throttled, "TooManyRequests", 0ms));
-  Outcome throttled = engine().createOrUpdate(spec_, futures_);
+  Outcome throttled = engine().createOrUpdate(spec_, parked_);
   EXPECT_EQ(throttled.kind, Outcome::Kind::NotDone);
   EXPECT_EQ(throttled.requeueAfter, std::optional<milliseconds>(1s));
 
   cloud_.failNext(Method::Get, FakeOperations::error(Kind::Transient, "ServerBusy", 0ms));
-  Outcome busy = engine().createOrUpdate(spec_, futures_);
+  Outcome busy = engine().createOrUpdate(spec_, parked_);
   EXPECT_EQ(busy.kind, Outcome::Kind::Error);
   EXPECT_EQ(busy.requeueAfter, std::optional<milliseconds>(1s));
 
   // Without a Retry-After an error leaves the back-off to the caller.
   cloud_.failNext(Method::Get, FakeOperations::error(Kind::Transient, "ServerBusy"));
-  EXPECT_EQ(engine().createOrUpdate(spec_, futures_).requeueAfter, std::nullopt);
+  EXPECT_EQ(engine().createOrUpdate(spec_, parked_).requeueAfter, std::nullopt);
 }
 
 TEST_F(EngineTest, RefusedRequestIsFailed) {
   cloud_.failNext(Method::Begin, FakeOperations::error(Kind::Invalid, "InvalidAddressPrefix"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::Failed);
   EXPECT_EQ(o.errorCode, "InvalidAddressPrefix");
@@ -186,41 +209,27 @@ TEST_F(EngineTest, RefusedRequestIsFailed) {
 TEST_F(EngineTest, SpecErrorIsFailedWithoutAPut) {
   spec_.failWith(core::Error::invalid("subnet cidr outside the vnet"));
 
-  Outcome o = engine().createOrUpdate(spec_, futures_);
+  Outcome o = engine().createOrUpdate(spec_, parked_);
 
   EXPECT_EQ(o.kind, Outcome::Kind::Failed);
   EXPECT_EQ(o.errorCode, "Invalid");
   EXPECT_EQ(cloud_.begins(Verb::Put), 0);
 }
 
-TEST_F(EngineTest, ConditionsMoveCreatingToTrueAndDeletingToDeleted) {
-  std::vector<api::capi::CapiCondition> conditions;
-  const char* type = api::capz::kVNetReadyCondition;
+// The outcomes a CAPZ service turns into Creating -> True -> Deleting -> Deleted
+// (controllers/capz/conditions.h).
+TEST_F(EngineTest, OutcomesGoFromNotDoneToDoneForACreateThenADelete) {
   cloud_.setLatency(30s);
 
-  updatePutStatus(conditions, type, ref_, engine().createOrUpdate(spec_, futures_),
-                  core::Time(fake_.now()));
-  ASSERT_EQ(conditions.size(), 1u);
-  EXPECT_EQ(conditions[0].status, "False");
-  EXPECT_EQ(conditions[0].reason, "Creating");
-  EXPECT_EQ(conditions[0].severity, "Info");
+  EXPECT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::NotDone);
   fake_.advance(30s);
-  updatePutStatus(conditions, type, ref_, engine().createOrUpdate(spec_, futures_),
-                  core::Time(fake_.now()));
-  EXPECT_EQ(conditions[0].status, "True");
-  EXPECT_EQ(conditions[0].reason, "");
-
-  updateDeleteStatus(conditions, type, ref_, engine().remove(spec_, futures_),
-                     core::Time(fake_.now()));
-  EXPECT_EQ(conditions[0].reason, "Deleting");
-  EXPECT_EQ(conditions[0].severity, "Info");
+  EXPECT_EQ(engine().createOrUpdate(spec_, parked_).kind, Outcome::Kind::Done);
+  Outcome deleting = engine().remove(spec_, parked_);
+  EXPECT_EQ(deleting.kind, Outcome::Kind::NotDone);
+  EXPECT_EQ(deleting.message, "operation DELETE on rg/vnet-1 (virtualnetworks) is not done");
   fake_.advance(30s);
-  updateDeleteStatus(conditions, type, ref_, engine().remove(spec_, futures_),
-                     core::Time(fake_.now()));
-  EXPECT_EQ(conditions[0].status, "False");
-  EXPECT_EQ(conditions[0].reason, "Deleted");
-  EXPECT_EQ(conditions[0].message, "rg/vnet-1 (virtualnetworks) has been deleted");
-  EXPECT_TRUE(futures_.empty());
+  EXPECT_EQ(engine().remove(spec_, parked_).kind, Outcome::Kind::Done);
+  EXPECT_TRUE(parked_.empty());
 }
 
 // Records every log record's level and text.
@@ -249,12 +258,12 @@ TEST_F(EngineTest, NotDoneIsNeverLoggedAboveDebug) {
   spdlog::set_default_logger(logger);
 
   cloud_.setLatency(30s);
-  Outcome parked = engine().createOrUpdate(spec_, futures_);
+  Outcome parked = engine().createOrUpdate(spec_, parked_);
   fake_.advance(15s);
-  Outcome resumed = engine().createOrUpdate(spec_, futures_);
+  Outcome resumed = engine().createOrUpdate(spec_, parked_);
   cloud_.failNext(Method::Poll,
                   FakeOperations::error(Kind::Conflict, "AnotherOperationInProgress"));
-  Outcome busy = engine().createOrUpdate(spec_, futures_);
+  Outcome busy = engine().createOrUpdate(spec_, parked_);
   spdlog::set_default_logger(previous);
 
   EXPECT_EQ(parked.kind, Outcome::Kind::NotDone);
@@ -279,7 +288,7 @@ TEST(EngineStopTest, StopEndsAWindowAndParksTheOperation) {
     FakeOperations cloud;
     TestSpec spec;
     std::unique_ptr<Engine> engine;
-    Futures futures;
+    OperationRecords futures;
     std::mutex mu;
     std::condition_variable cv;
     std::optional<Outcome> outcome;  // GUARDED_BY(mu)

@@ -67,7 +67,7 @@ class EngineTest : public ::testing::Test {
   std::unique_ptr<Engine> engine_;
   ResourceRef ref_ = vnetRef();
   TestSpec spec_{ref_, vnetBody()};
-  Futures futures_;
+  OperationRecords parked_;
 };
 
 }  // namespace nodewright::lro::testing

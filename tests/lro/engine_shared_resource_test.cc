@@ -21,16 +21,16 @@ TEST_F(EngineTest, UpToDateResourceStillBeingBuiltIsNotDone) {
   creating["properties"]["provisioningState"] = "Creating";
   cloud_.putResource(ref_.id, creating);
 
-  Outcome first = engine().createOrUpdate(spec_, futures_);
+  Outcome first = engine().createOrUpdate(spec_, parked_);
   EXPECT_EQ(first.kind, Outcome::Kind::NotDone) << first.message;
   EXPECT_NE(first.message.find("is Creating"), std::string::npos) << first.message;
   EXPECT_EQ(cloud_.begins(Verb::Put), 0);  // nothing sent again
-  EXPECT_TRUE(futures_.empty());
+  EXPECT_TRUE(parked_.empty());
 
   api::Json built = vnetBody();
   built["properties"]["provisioningState"] = "Succeeded";
   cloud_.putResource(ref_.id, built);
-  Outcome later = engine().createOrUpdate(spec_, futures_);
+  Outcome later = engine().createOrUpdate(spec_, parked_);
   EXPECT_EQ(later.kind, Outcome::Kind::Done) << later.message;
   EXPECT_EQ(cloud_.begins(Verb::Put), 0);
 }
@@ -46,10 +46,10 @@ TEST_F(EngineTest, TwoCallsForOneMissingResourceSendOnePut) {
     cv.notify_all();
     cv.wait(lock, [&] { return released; });
   });
-  Futures otherFutures;  // another object's status
+  OperationRecords otherFutures;  // another object's status
   Outcome firstOutcome;
   Outcome secondOutcome;
-  std::thread first([&] { firstOutcome = engine().createOrUpdate(spec_, futures_); });
+  std::thread first([&] { firstOutcome = engine().createOrUpdate(spec_, parked_); });
   {
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return inParameters == 1; });

@@ -140,7 +140,7 @@ std::optional<RunResult> createCluster(capz::Order order, uint64_t seed, double 
   const auto cluster = defaultedCluster("bench");
   const std::vector<capz::Service> services =
       capz::azurecluster::clusterServices(cluster, /*managedResourceGroup=*/true);
-  lro::Futures futures;
+  nodewright::api::capz::Futures futures;
   std::vector<nodewright::api::capi::CapiCondition> conditions;
   std::mutex mu;
   std::condition_variable never;

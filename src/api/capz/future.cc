@@ -14,13 +14,20 @@ const StructSchema& describe(Tag<Future>) {
           .field<&Future::type>("type",
                                 "Kind of request the operation came from: PUT, PATCH or DELETE.")
           .required()
-          .field<&Future::resourceGroup>("resourceGroup",
-                                         "Azure resource group of the resource being changed.")
+          .field<&Future::resourceGroup>(
+              "resourceGroup",
+              "Azure resource group of the resource being changed; with serviceName, name and "
+              "type, identifies the operation.")
+          // A list-map key must be required or defaulted (CRD structural rules); CAPZ leaves
+          // the group optional, so it defaults to empty.
+          .defaultsTo(Json(""))
           .field<&Future::serviceName>(
-              "serviceName", "Azure service the resource belongs to; with name, identifies it.")
+              "serviceName",
+              "Azure service the resource belongs to; with resourceGroup and name, identifies it.")
           .required()
-          .field<&Future::name>("name",
-                                "Name of the Azure resource; with serviceName, identifies it.")
+          .field<&Future::name>(
+              "name",
+              "Name of the Azure resource; with serviceName and resourceGroup, identifies it.")
           .required()
           .field<&Future::data>("data", "Opaque, base64 encoded state to resume polling with.")
           .build();

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "api/capi/conditions.h"
 #include "api/capi/machine.h"
 #include "api/capi/machine_deployment.h"
 #include "api/capi/machine_pool.h"
 #include "api/capi/machine_set.h"
 #include "api/codec.h"
-#include "controllers/capi/conditions.h"
 #include "controllers/capi/external.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
@@ -118,16 +118,16 @@ Outcome ClusterController::reconcile(const runtime::Request& request, runtime::C
   }
   const auto& ref = cluster.spec.infrastructureRef;
   if (status.infrastructureReady) {
-    markTrue(status.conditions, kInfrastructureReadyCondition, now);
-    markTrue(status.conditions, api::capi::kReadyCondition, now);
+    api::capi::markTrue(status.conditions, kInfrastructureReadyCondition, now);
+    api::capi::markTrue(status.conditions, api::capi::kReadyCondition, now);
   } else {
     const std::string message =
         !ref ? "no infrastructureRef"
              : ref->kind + " " + ref->name + (infra ? " is not ready" : " does not exist yet");
-    markFalse(status.conditions, kInfrastructureReadyCondition, kWaitingForInfrastructureReason,
-              kSeverityInfo, message, now);
-    markFalse(status.conditions, api::capi::kReadyCondition, kWaitingForInfrastructureReason,
-              kSeverityInfo, message, now);
+    api::capi::markFalse(status.conditions, kInfrastructureReadyCondition,
+                         kWaitingForInfrastructureReason, api::capi::kSeverityInfo, message, now);
+    api::capi::markFalse(status.conditions, api::capi::kReadyCondition,
+                         kWaitingForInfrastructureReason, api::capi::kSeverityInfo, message, now);
   }
   if (auto written = writeStatus(cluster, before); !written) {
     return runtime::apiFailure(written.error(), "updating the status of Cluster " + request.key());
@@ -157,8 +157,8 @@ Outcome ClusterController::finalize(Cluster cluster, runtime::Context& context) 
   }
   const Cluster before = cluster;
   const core::Time now(clock_.now());
-  markFalse(cluster.status.conditions, api::capi::kReadyCondition, kDeletingReason, kSeverityInfo,
-            "", now);
+  api::capi::markFalse(cluster.status.conditions, api::capi::kReadyCondition, kDeletingReason,
+                       api::capi::kSeverityInfo, "", now);
   if (auto written = writeStatus(cluster, before); !written) {
     return runtime::apiFailure(written.error(), "updating the status of Cluster " + key);
   }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "controllers/capi/conditions.h"
+#include "api/capi/conditions.h"
 #include "controllers/capi/well_known.h"
 #include "core/hash.h"
 
@@ -20,7 +20,7 @@ int priority(const Machine& machine) {
   if (machine.status.failureReason || machine.status.failureMessage) {
     return 1;
   }
-  if (!isTrue(machine.status.conditions, api::capi::kReadyCondition)) {
+  if (!api::capi::isTrue(machine.status.conditions, api::capi::kReadyCondition)) {
     return 2;
   }
   return 3;

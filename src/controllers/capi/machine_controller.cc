@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
-#include "controllers/capi/conditions.h"
 #include "controllers/capi/teardown.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
@@ -149,35 +149,36 @@ void MachineController::updateStatus(Machine& machine,
 
   auto& conditions = status.conditions;
   if (status.bootstrapReady) {
-    markTrue(conditions, kBootstrapReadyCondition, now);
+    api::capi::markTrue(conditions, kBootstrapReadyCondition, now);
   } else {
-    markFalse(conditions, kBootstrapReadyCondition, kWaitingForDataSecretReason, kSeverityInfo, "",
-              now);
+    api::capi::markFalse(conditions, kBootstrapReadyCondition, kWaitingForDataSecretReason,
+                         api::capi::kSeverityInfo, "", now);
   }
   const auto& ref = machine.spec.infrastructureRef;
   if (status.infrastructureReady) {
-    markTrue(conditions, kInfrastructureReadyCondition, now);
+    api::capi::markTrue(conditions, kInfrastructureReadyCondition, now);
   } else {
-    markFalse(conditions, kInfrastructureReadyCondition, kWaitingForInfrastructureReason,
-              kSeverityInfo,
-              infra ? ref.kind + " " + ref.name + " is not ready"
-                    : ref.kind + " " + ref.name + " does not exist yet",
-              now);
+    api::capi::markFalse(conditions, kInfrastructureReadyCondition, kWaitingForInfrastructureReason,
+                         api::capi::kSeverityInfo,
+                         infra ? ref.kind + " " + ref.name + " is not ready"
+                               : ref.kind + " " + ref.name + " does not exist yet",
+                         now);
   }
   if (status.failureReason || status.failureMessage) {
-    markFalse(conditions, api::capi::kReadyCondition, status.failureReason.value_or("Failed"),
-              kSeverityError, status.failureMessage.value_or(""), now);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition,
+                         status.failureReason.value_or("Failed"), api::capi::kSeverityError,
+                         status.failureMessage.value_or(""), now);
   } else if (!status.bootstrapReady) {
-    markFalse(conditions, api::capi::kReadyCondition, kWaitingForDataSecretReason, kSeverityInfo,
-              "", now);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kWaitingForDataSecretReason,
+                         api::capi::kSeverityInfo, "", now);
   } else if (!status.infrastructureReady) {
-    markFalse(conditions, api::capi::kReadyCondition, kWaitingForInfrastructureReason,
-              kSeverityInfo, "", now);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kWaitingForInfrastructureReason,
+                         api::capi::kSeverityInfo, "", now);
   } else if (!machine.spec.providerID) {
-    markFalse(conditions, api::capi::kReadyCondition, kWaitingForProviderIdReason, kSeverityInfo,
-              "", now);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kWaitingForProviderIdReason,
+                         api::capi::kSeverityInfo, "", now);
   } else {
-    markTrue(conditions, api::capi::kReadyCondition, now);
+    api::capi::markTrue(conditions, api::capi::kReadyCondition, now);
   }
   status.phase = machinePhase(machine);
 }
@@ -193,8 +194,8 @@ Outcome MachineController::finalize(Machine machine, runtime::Context& context) 
   const core::Time now(clock_.now());
   Machine deleting = machine;
   deleting.status.phase = kPhaseDeleting;
-  markFalse(deleting.status.conditions, api::capi::kReadyCondition, kDeletingReason, kSeverityInfo,
-            "", now);
+  api::capi::markFalse(deleting.status.conditions, api::capi::kReadyCondition, kDeletingReason,
+                       api::capi::kSeverityInfo, "", now);
   if (!sameStatus(deleting.status, machine.status)) {
     auto written = machines_.updateStatus(deleting);
     if (!written) {

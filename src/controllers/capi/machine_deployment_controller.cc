@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/codec.h"
-#include "controllers/capi/conditions.h"
 #include "controllers/capi/external.h"
 #include "controllers/capi/machine_set_controller.h"
 #include "controllers/capi/rollout.h"
@@ -330,16 +330,16 @@ void MachineDeploymentController::computeStatus(MachineDeployment& deployment,
   }
   auto& conditions = status.conditions;
   if (status.availableReplicas >= desired - maxUnavailable) {
-    markTrue(conditions, kAvailableCondition, at);
-    markTrue(conditions, api::capi::kReadyCondition, at);
+    api::capi::markTrue(conditions, kAvailableCondition, at);
+    api::capi::markTrue(conditions, api::capi::kReadyCondition, at);
   } else {
     const std::string message = "Minimum availability requires " +
                                 std::to_string(desired - maxUnavailable) + " replicas, current " +
                                 std::to_string(status.availableReplicas) + " available";
-    markFalse(conditions, kAvailableCondition, kWaitingForAvailableMachinesReason, kSeverityWarning,
-              message, at);
-    markFalse(conditions, api::capi::kReadyCondition, kWaitingForAvailableMachinesReason,
-              kSeverityWarning, message, at);
+    api::capi::markFalse(conditions, kAvailableCondition, kWaitingForAvailableMachinesReason,
+                         api::capi::kSeverityWarning, message, at);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kWaitingForAvailableMachinesReason,
+                         api::capi::kSeverityWarning, message, at);
   }
 }
 

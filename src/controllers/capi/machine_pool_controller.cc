@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/codec.h"
 #include "controllers/capi/bootstrap.h"
-#include "controllers/capi/conditions.h"
 #include "controllers/capi/teardown.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
@@ -157,23 +157,24 @@ void MachinePoolController::updateStatus(MachinePool& pool,
   status.observedGeneration = pool.metadata.generation;
   auto& conditions = status.conditions;
   if (status.bootstrapReady) {
-    markTrue(conditions, kBootstrapReadyCondition, now);
+    api::capi::markTrue(conditions, kBootstrapReadyCondition, now);
   } else {
-    markFalse(conditions, kBootstrapReadyCondition, kWaitingForDataSecretReason, kSeverityInfo, "",
-              now);
+    api::capi::markFalse(conditions, kBootstrapReadyCondition, kWaitingForDataSecretReason,
+                         api::capi::kSeverityInfo, "", now);
   }
   if (status.infrastructureReady) {
-    markTrue(conditions, kInfrastructureReadyCondition, now);
+    api::capi::markTrue(conditions, kInfrastructureReadyCondition, now);
   } else {
-    markFalse(conditions, kInfrastructureReadyCondition, kWaitingForInfrastructureReason,
-              kSeverityInfo, "", now);
+    api::capi::markFalse(conditions, kInfrastructureReadyCondition, kWaitingForInfrastructureReason,
+                         api::capi::kSeverityInfo, "", now);
   }
   if (status.bootstrapReady && status.infrastructureReady) {
-    markTrue(conditions, api::capi::kReadyCondition, now);
+    api::capi::markTrue(conditions, api::capi::kReadyCondition, now);
   } else {
-    markFalse(conditions, api::capi::kReadyCondition,
-              status.bootstrapReady ? kWaitingForInfrastructureReason : kWaitingForDataSecretReason,
-              kSeverityInfo, "", now);
+    api::capi::markFalse(
+        conditions, api::capi::kReadyCondition,
+        status.bootstrapReady ? kWaitingForInfrastructureReason : kWaitingForDataSecretReason,
+        api::capi::kSeverityInfo, "", now);
   }
   status.phase = phaseOf(pool);
 }
@@ -186,8 +187,8 @@ Outcome MachinePoolController::finalize(MachinePool pool, runtime::Context& cont
   }
   MachinePool deleting = pool;
   deleting.status.phase = kPhaseDeleting;
-  markFalse(deleting.status.conditions, api::capi::kReadyCondition, kDeletingReason, kSeverityInfo,
-            "", core::Time(clock_.now()));
+  api::capi::markFalse(deleting.status.conditions, api::capi::kReadyCondition, kDeletingReason,
+                       api::capi::kSeverityInfo, "", core::Time(clock_.now()));
   if (api::toJson(deleting.status) != api::toJson(pool.status)) {
     auto written = pools_.updateStatus(deleting);
     if (!written) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/codec.h"
-#include "controllers/capi/conditions.h"
 #include "controllers/capi/delete_policy.h"
 #include "controllers/capi/external.h"
 #include "controllers/capi/well_known.h"
@@ -36,7 +36,7 @@ bool fullyLabeled(const Machine& machine, const MachineSet& set) {
 
 bool machineReady(const Machine& machine) {
   return !machine.metadata.deletionTimestamp &&
-         isTrue(machine.status.conditions, api::capi::kReadyCondition);
+         api::capi::isTrue(machine.status.conditions, api::capi::kReadyCondition);
 }
 
 bool machineAvailable(const Machine& machine, int32_t minReadySeconds, core::TimePoint now,
@@ -50,7 +50,8 @@ bool machineAvailable(const Machine& machine, int32_t minReadySeconds, core::Tim
   if (minReadySeconds <= 0) {
     return true;
   }
-  const auto* ready = findCondition(machine.status.conditions, api::capi::kReadyCondition);
+  const auto* ready =
+      api::capi::findCondition(machine.status.conditions, api::capi::kReadyCondition);
   const auto availableAt =
       ready->lastTransitionTime.point() + std::chrono::seconds(minReadySeconds);
   if (availableAt <= now) {
@@ -292,30 +293,33 @@ std::chrono::nanoseconds MachineSetController::computeStatus(MachineSet& set,
   const int desired = set.spec.replicas.value_or(1);
   auto& conditions = status.conditions;
   if (creationFailed) {
-    markFalse(conditions, kMachinesCreatedCondition, kMachineCreationFailedReason, kSeverityError,
-              "creating machines failed", at);
+    api::capi::markFalse(conditions, kMachinesCreatedCondition, kMachineCreationFailedReason,
+                         api::capi::kSeverityError, "creating machines failed", at);
   } else {
-    markTrue(conditions, kMachinesCreatedCondition, at);
+    api::capi::markTrue(conditions, kMachinesCreatedCondition, at);
   }
   if (status.readyReplicas == status.replicas) {
-    markTrue(conditions, kMachinesReadyCondition, at);
+    api::capi::markTrue(conditions, kMachinesReadyCondition, at);
   } else {
-    markFalse(conditions, kMachinesReadyCondition, kWaitingForInfrastructureReason, kSeverityInfo,
-              std::to_string(status.replicas - status.readyReplicas) + " of " +
-                  std::to_string(status.replicas) + " machines are not ready",
-              at);
+    api::capi::markFalse(conditions, kMachinesReadyCondition, kWaitingForInfrastructureReason,
+                         api::capi::kSeverityInfo,
+                         std::to_string(status.replicas - status.readyReplicas) + " of " +
+                             std::to_string(status.replicas) + " machines are not ready",
+                         at);
   }
   if (status.replicas < desired) {
-    markFalse(conditions, api::capi::kReadyCondition, kScalingUpReason, kSeverityInfo,
-              "Scaling up MachineSet to " + std::to_string(desired) + " replicas", at);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kScalingUpReason,
+                         api::capi::kSeverityInfo,
+                         "Scaling up MachineSet to " + std::to_string(desired) + " replicas", at);
   } else if (status.replicas > desired) {
-    markFalse(conditions, api::capi::kReadyCondition, kScalingDownReason, kSeverityInfo,
-              "Scaling down MachineSet to " + std::to_string(desired) + " replicas", at);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kScalingDownReason,
+                         api::capi::kSeverityInfo,
+                         "Scaling down MachineSet to " + std::to_string(desired) + " replicas", at);
   } else if (status.readyReplicas < desired) {
-    markFalse(conditions, api::capi::kReadyCondition, kWaitingForAvailableMachinesReason,
-              kSeverityInfo, "", at);
+    api::capi::markFalse(conditions, api::capi::kReadyCondition, kWaitingForAvailableMachinesReason,
+                         api::capi::kSeverityInfo, "", at);
   } else {
-    markTrue(conditions, api::capi::kReadyCondition, at);
+    api::capi::markTrue(conditions, api::capi::kReadyCondition, at);
   }
   return soonest;
 }

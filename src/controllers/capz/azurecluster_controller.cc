@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/capz/conditions.h"
 #include "controllers/capz/arm_resource.h"
 #include "controllers/capz/azurecluster/services.h"
-#include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -18,10 +18,10 @@ constexpr const char* kReadyCondition = "Ready";
 constexpr const char* kPausedAnnotation = "cluster.x-k8s.io/paused";
 
 int severityRank(const std::string& severity) {
-  if (severity == lro::kSeverityError) {
+  if (severity == api::capi::kSeverityError) {
     return 3;
   }
-  if (severity == lro::kSeverityWarning) {
+  if (severity == api::capi::kSeverityWarning) {
     return 2;
   }
   return 1;
@@ -38,7 +38,7 @@ CapiCondition readySummary(const std::vector<CapiCondition>& conditions,
     return ready;
   }
   ready.status = "False";
-  ready.severity = lro::kSeverityInfo;
+  ready.severity = api::capi::kSeverityInfo;
   ready.reason = deleting ? api::capz::kDeletingReason : api::capz::kCreatingReason;
   const CapiCondition* worst = nullptr;
   for (const Service& s : services) {
@@ -129,9 +129,9 @@ runtime::Outcome AzureClusterController::reconcileNormal(AzureCluster& cluster) 
   const std::vector<Service> services = azurecluster::clusterServices(desired, true);
   auto& status = cluster.status;
   Pass pass = runner_.reconcile(services, status.longRunningOperationStates, status.conditions);
-  lro::setCapiCondition(status.conditions,
-                        readySummary(status.conditions, services, pass.done, false),
-                        core::Time(clock_.now()));
+  api::capi::setCondition(status.conditions,
+                          readySummary(status.conditions, services, pass.done, false),
+                          core::Time(clock_.now()));
   status.ready = pass.done;
   if (pass.done) {
     status.failureDomains = cluster.spec.failureDomains;
@@ -164,8 +164,8 @@ runtime::Outcome AzureClusterController::reconcileDelete(AzureCluster& cluster) 
   }
   auto& status = cluster.status;
   Pass pass = runner_.remove(services, status.longRunningOperationStates, status.conditions);
-  lro::setCapiCondition(status.conditions, readySummary(status.conditions, services, false, true),
-                        core::Time(clock_.now()));
+  api::capi::setCondition(status.conditions, readySummary(status.conditions, services, false, true),
+                          core::Time(clock_.now()));
   status.ready = false;
   if (auto written = writeStatus(cluster); !written) {
     return runtime::apiFailure(written.error(), "writing the azurecluster status");

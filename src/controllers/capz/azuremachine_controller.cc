@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
+#include "api/capi/conditions.h"
 #include "api/capz/conditions.h"
 #include "api/core/secret.h"
 #include "controllers/capz/azuremachine/machine_status.h"
 #include "controllers/capz/azuremachine/services.h"
 #include "controllers/capz/lookup.h"
-#include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -159,7 +159,7 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
   auto pass = runServices(machine, scope);
   if (!pass) {
     // The machine cannot be built (no subnet for its role, a bad key): a spec problem.
-    am::setVMRunningFalse(machine, am::kVMProvisionFailedReason, now, lro::kSeverityError,
+    am::setVMRunningFalse(machine, am::kVMProvisionFailedReason, now, api::capi::kSeverityError,
                           pass.error().message());
     am::setReadySummary(machine.status.conditions, now);
     (void)persist(machine, false);
@@ -250,11 +250,11 @@ core::Result<Pass> AzureMachineController::runServices(AzureMachine& machine,
     api::capi::CapiCondition waiting;
     waiting.type = api::capz::kRoleAssignmentReadyCondition;
     waiting.status = "False";
-    waiting.severity = lro::kSeverityInfo;
+    waiting.severity = api::capi::kSeverityInfo;
     waiting.reason = api::capz::kCreatingReason;
     waiting.message =
         vm ? "the VM's system-assigned identity has no principal yet" : "waiting for the VM";
-    lro::setCapiCondition(status.conditions, std::move(waiting), core::Time(clock_.now()));
+    api::capi::setCondition(status.conditions, std::move(waiting), core::Time(clock_.now()));
   }
   return pass;
 }

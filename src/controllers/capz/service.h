@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "api/capi/common.h"
+#include "api/capz/future.h"
 #include "core/time.h"
 #include "lro/engine.h"
-#include "lro/futures.h"
 #include "lro/operation.h"
 #include "lro/outcome.h"
 
@@ -55,7 +55,7 @@ struct Pass {
 
 struct RunnerOptions {
   Order order = Order::Graph;
-  // Engine calls in flight at once within one pass (each on its own resource's futures).
+  // Engine calls in flight at once within one pass (each on its own resource's records).
   int parallelism = 8;
 };
 
@@ -65,12 +65,13 @@ class ServiceRunner {
   ServiceRunner(lro::Engine& engine, const core::Clock& clock, RunnerOptions options = {});
 
   // createOrUpdate for every spec of every service that may start; sets each started service's
-  // condition (updatePutStatus) and updates `futures`.
-  Pass reconcile(const std::vector<Service>& services, lro::Futures& futures,
+  // condition (updatePutStatus) and updates `futures` (the object's
+  // status.longRunningOperationStates, converted to the engine's records and back).
+  Pass reconcile(const std::vector<Service>& services, api::capz::Futures& futures,
                  std::vector<api::capi::CapiCondition>& conditions);
   // remove for every spec, in reverse dependency order (a service is deleted once every
   // service depending on it is gone); sets conditions with updateDeleteStatus.
-  Pass remove(const std::vector<Service>& services, lro::Futures& futures,
+  Pass remove(const std::vector<Service>& services, api::capz::Futures& futures,
               std::vector<api::capi::CapiCondition>& conditions);
 
   const RunnerOptions& options() const { return options_; }

@@ -1,8 +1,9 @@
 // ServiceRunner: seed 004's service loop, with the dependency graph of its "parallel
 // reconciliation" alternative. A service starts the moment its prerequisites have ended Done in
 // this pass (Graph), or the one before it has (Serial); its specs go to a small pool of worker
-// threads, each resource's calls on its own slice of the object's futures, taken out of the
-// list while they run and merged back when they end: no two threads touch the same futures.
+// threads, each resource's calls on its own slice of the object's operation records (its
+// futures, converted), taken out of the list while they run and merged back when they end: no
+// two threads touch the same records.
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -11,11 +12,13 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "controllers/capz/conditions.h"
+#include "controllers/capz/futures.h"
 #include "controllers/capz/service.h"
-#include "lro/conditions.h"
 
 namespace nodewright::controllers::capz {
 namespace {
@@ -45,19 +48,20 @@ struct SpecCall {
   lro::Outcome outcome;
 };
 
-// The calls of one service on one resource's futures (same name and serviceName), run one
-// after another by one worker on `futures`, the resource's futures taken out of the object's.
+// The calls of one service on one resource's records (same serviceName, resource group and
+// name: every verb), run one after another by one worker on `records`, the resource's records
+// taken out of the object's.
 struct Slice {
   size_t service = 0;
   lro::Deadline deadline = lro::Deadline::none();
-  std::string name;
-  std::string serviceName;
+  lro::ResourceRef resource;
   std::vector<SpecCall> calls;
-  lro::Futures futures;
+  lro::OperationRecords records;
 };
 
-bool inSlice(const lro::Future& f, const Slice& s) {
-  return f.name == s.name && f.serviceName == s.serviceName;
+bool inSlice(const lro::OperationRecord& r, const Slice& s) {
+  return r.key.serviceName == s.resource.serviceName &&
+         r.key.resourceGroup == s.resource.resourceGroup && r.key.name == s.resource.name;
 }
 
 // What a service achieved this pass.
@@ -73,13 +77,13 @@ struct ServiceResult {
 class PassRun {
  public:
   PassRun(lro::Engine& engine, const core::Clock& clock, const RunnerOptions& options,
-          const std::vector<Service>& services, lro::Futures& futures,
+          const std::vector<Service>& services, lro::OperationRecords& records,
           std::vector<api::capi::CapiCondition>& conditions, bool deleting)
       : engine_(engine),
         clock_(clock),
         options_(options),
         services_(services),
-        futures_(futures),
+        records_(records),
         conditions_(conditions),
         deleting_(deleting),
         reconcile_(engine.reconcileDeadline()),
@@ -136,8 +140,8 @@ class PassRun {
   // not escape a worker thread (it would end the process): it becomes this resource's Error.
   lro::Outcome callEngine(const SpecCall& call, Slice& slice) noexcept {
     try {
-      return deleting_ ? engine_.remove(*call.spec, slice.futures, slice.deadline)
-                       : engine_.createOrUpdate(*call.spec, slice.futures, slice.deadline);
+      return deleting_ ? engine_.remove(*call.spec, slice.records, slice.deadline)
+                       : engine_.createOrUpdate(*call.spec, slice.records, slice.deadline);
     } catch (const std::exception& e) {
       lro::Outcome failed;
       failed.kind = lro::Outcome::Kind::Error;
@@ -204,25 +208,25 @@ class PassRun {
       return;
     }
     const lro::Deadline deadline = engine_.serviceDeadline(reconcile_);
-    std::map<std::pair<std::string, std::string>, size_t> byKey;
+    std::map<std::tuple<std::string, std::string, std::string>, size_t> byKey;
     std::vector<size_t> fresh;
     for (const auto& spec : service.specs) {
       SpecCall call;
       call.spec = spec.get();
       call.ref = spec->resource();
-      auto [it, added] = byKey.try_emplace({call.ref.name, call.ref.serviceName}, slices_.size());
+      auto [it, added] = byKey.try_emplace(
+          {call.ref.serviceName, call.ref.resourceGroup, call.ref.name}, slices_.size());
       if (added) {
         Slice& s = slices_.emplace_back();
         s.service = i;
         s.deadline = deadline;
-        s.name = call.ref.name;
-        s.serviceName = call.ref.serviceName;
-        for (const lro::Future& f : futures_) {
-          if (inSlice(f, s)) {
-            s.futures.push_back(f);
+        s.resource = call.ref;
+        for (const lro::OperationRecord& r : records_) {
+          if (inSlice(r, s)) {
+            s.records.push_back(r);
           }
         }
-        std::erase_if(futures_, [&](const lro::Future& f) { return inSlice(f, s); });
+        std::erase_if(records_, [&](const lro::OperationRecord& r) { return inSlice(r, s); });
         fresh.push_back(it->second);
       }
       slices_[it->second].calls.push_back(std::move(call));
@@ -246,10 +250,10 @@ class PassRun {
     cv_.notify_all();
   }
 
-  // Merges a slice's futures back and records its outcomes. REQUIRES mu_.
+  // Merges a slice's records back and keeps its outcomes. REQUIRES mu_.
   void finishLocked(Slice& slice) {
-    for (lro::Future& f : slice.futures) {
-      futures_.push_back(std::move(f));
+    for (lro::OperationRecord& r : slice.records) {
+      records_.push_back(std::move(r));
     }
     ServiceResult& r = results_[slice.service];
     for (const SpecCall& call : slice.calls) {
@@ -300,9 +304,9 @@ class PassRun {
         continue;
       }
       if (deleting_) {
-        lro::updateDeleteStatus(conditions_, type, worst->ref, worst->outcome, now);
+        updateDeleteStatus(conditions_, type, worst->ref, worst->outcome, now);
       } else {
-        lro::updatePutStatus(conditions_, type, worst->ref, worst->outcome, now);
+        updatePutStatus(conditions_, type, worst->ref, worst->outcome, now);
       }
     }
   }
@@ -335,7 +339,7 @@ class PassRun {
   const core::Clock& clock_;
   const RunnerOptions& options_;
   const std::vector<Service>& services_;
-  lro::Futures& futures_;  // GUARDED_BY(mu_) while workers run
+  lro::OperationRecords& records_;  // GUARDED_BY(mu_) while workers run
   std::vector<api::capi::CapiCondition>& conditions_;
   const bool deleting_;
   const lro::Deadline reconcile_;
@@ -359,14 +363,18 @@ class PassRun {
 ServiceRunner::ServiceRunner(lro::Engine& engine, const core::Clock& clock, RunnerOptions options)
     : engine_(engine), clock_(clock), options_(options) {}
 
-Pass ServiceRunner::reconcile(const std::vector<Service>& services, lro::Futures& futures,
+Pass ServiceRunner::reconcile(const std::vector<Service>& services, api::capz::Futures& futures,
                               std::vector<api::capi::CapiCondition>& conditions) {
-  return PassRun(engine_, clock_, options_, services, futures, conditions, false).run();
+  return withRecords(futures, [&](lro::OperationRecords& records) {
+    return PassRun(engine_, clock_, options_, services, records, conditions, false).run();
+  });
 }
 
-Pass ServiceRunner::remove(const std::vector<Service>& services, lro::Futures& futures,
+Pass ServiceRunner::remove(const std::vector<Service>& services, api::capz::Futures& futures,
                            std::vector<api::capi::CapiCondition>& conditions) {
-  return PassRun(engine_, clock_, options_, services, futures, conditions, true).run();
+  return withRecords(futures, [&](lro::OperationRecords& records) {
+    return PassRun(engine_, clock_, options_, services, records, conditions, true).run();
+  });
 }
 
 }  // namespace nodewright::controllers::capz

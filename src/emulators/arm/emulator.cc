@@ -109,8 +109,8 @@ ArmEmulator::ArmEmulator(const core::Clock& clock, ArmEmulatorOptions options, S
                   IdentityOptions o;
                   o.tenantId = options_.tenantId;
                   o.clientSecrets = options_.clientSecrets;
-                  o.federatedSubjects = options_.federatedSubjects;
-                  o.assertionAudience = options_.assertionAudience;
+                  o.federatedCredentials = options_.federatedCredentials;
+                  o.clientCertificates = options_.clientCertificates;
                   o.managedIdentityClientId = options_.managedIdentityClientId;
                   return o;
                 }()),

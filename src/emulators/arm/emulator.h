@@ -35,9 +35,9 @@ struct ArmEmulatorOptions {
   // Client id -> secret; empty: any secret accepted.
   std::map<std::string, std::string, std::less<>> clientSecrets;
   std::string tenantId = "00000000-0000-0000-0000-000000000001";
-  // Client id -> federated credential subject; empty: any well-formed assertion accepted.
-  std::map<std::string, std::string, std::less<>> federatedSubjects;
-  std::string assertionAudience = "api://AzureADTokenExchange";
+  // Client assertions are accepted only with a key registered for the client (identity.h).
+  std::map<std::string, std::vector<FederatedCredential>, std::less<>> federatedCredentials;
+  std::map<std::string, std::string, std::less<>> clientCertificates;
   std::string managedIdentityClientId = "00000000-0000-0000-0000-0000000000aa";
   // Where the SKU list offers every size.
   std::vector<std::string> skuLocations = {"eastus", "westus2", "westeurope"};

@@ -216,42 +216,144 @@ std::optional<http::Response> Identity::authenticateClient(
   if (!decoded) {
     return entraError(400, "invalid_client", 50027, "JWT token is invalid or malformed.");
   }
-  const api::Json& claims = decoded->payload;
+  auto alg = decoded->header.find("alg");
+  if (alg == decoded->header.end() || !alg->is_string() || *alg != "RS256") {
+    return entraError(400, "invalid_client", 5002738,
+                      fmt::format("Invalid JWT token. '{}' is not a supported signature "
+                                  "algorithm. Supported signing algorithms are: 'RS256'",
+                                  alg == decoded->header.end() ? std::string()
+                                  : alg->is_string()           ? alg->get<std::string>()
+                                                               : api::dumpJson(*alg)));
+  }
+  // A certificate credential names its certificate in the header; a federated assertion is
+  // matched to a credential by its claims.
+  const bool names = decoded->header.contains("x5t#S256") || decoded->header.contains("x5t");
+  if (names && options_.clientCertificates.contains(clientId)) {
+    return checkCertificateAssertion(clientId, assertion, decoded->header, decoded->payload);
+  }
+  if (options_.federatedCredentials.contains(clientId)) {
+    return checkFederatedAssertion(clientId, assertion, decoded->payload);
+  }
+  const bool registered =
+      options_.clientSecrets.contains(clientId) || options_.clientCertificates.contains(clientId);
+  const bool open = options_.clientSecrets.empty() && options_.federatedCredentials.empty() &&
+                    options_.clientCertificates.empty();
+  if (!registered && !open) {
+    return unknownClient();
+  }
+  // No key to verify the assertion with: Entra refuses what it cannot check.
+  return entraError(400, "invalid_client", 70021,
+                    "No matching federated identity record found for presented assertion.");
+}
+
+std::optional<http::Response> Identity::checkCertificateAssertion(std::string_view clientId,
+                                                                  std::string_view assertion,
+                                                                  const api::Json& header,
+                                                                  const api::Json& claims) const {
+  const std::string& certificate = options_.clientCertificates.find(clientId)->second;
+  const bool sha256 = header.contains("x5t#S256");
+  const api::Json& named = header[sha256 ? "x5t#S256" : "x5t"];
+  const std::optional<std::string> thumbprint = jwt::certificateThumbprint(certificate, sha256);
+  if (!named.is_string() || !thumbprint || named.get_ref<const std::string&>() != *thumbprint) {
+    return entraError(401, "invalid_client", 700027,
+                      fmt::format("The certificate with identifier used to sign the client "
+                                  "assertion is not registered on application. [Reason - The key "
+                                  "was not found., Thumbprint of key used by client: '{}']",
+                                  named.is_string() ? named.get<std::string>() : ""));
+  }
+  if (!jwt::verifyRs256(assertion, certificate)) {
+    return entraError(401, "invalid_client", 700027,
+                      "Client assertion failed signature validation.");
+  }
+  for (const char* claim : {"iss", "sub"}) {
+    auto v = claims.find(claim);
+    if (v == claims.end() || !v->is_string() || v->get_ref<const std::string&>() != clientId) {
+      return entraError(400, "invalid_client", 700021,
+                        "Client assertion application identifier doesn't match 'client_id' "
+                        "parameter.");
+    }
+  }
+  // The audience is this tenant's token endpoint (v2.0 or v1), on whichever host serves it.
   auto aud = claims.find("aud");
-  if (aud == claims.end() || !audienceMatches(*aud, options_.assertionAudience)) {
-    return entraError(400, "invalid_client", 700212,
-                      fmt::format("No matching federated identity record found for presented "
-                                  "assertion audience '{}'.",
-                                  aud == claims.end() ? "" : aud->dump()));
+  const std::string audience =
+      aud != claims.end() && aud->is_string() ? aud->get<std::string>() : "";
+  const std::string v2 = fmt::format("/{}/oauth2/v2.0/token", options_.tenantId);
+  const std::string v1 = fmt::format("/{}/oauth2/token", options_.tenantId);
+  if (!audience.starts_with("https://") || !(audience.ends_with(v2) || audience.ends_with(v1))) {
+    return entraError(400, "invalid_client", 50013,
+                      fmt::format("Assertion audience claim does not match the required value. "
+                                  "The audience in the assertion was '{}'.",
+                                  audience));
   }
-  auto exp = claims.find("exp");
-  const int64_t now = epochSeconds(clock_.now());
-  if (exp == claims.end() || !exp->is_number() || exp->get<double>() <= static_cast<double>(now)) {
-    return entraError(400, "invalid_client", 700024,
-                      "Client assertion is not within its valid time range.");
-  }
-  auto iss = claims.find("iss");
-  auto sub = claims.find("sub");
-  if (iss == claims.end() || !iss->is_string() || sub == claims.end() || !sub->is_string()) {
+  return checkValidity(claims);
+}
+
+std::optional<http::Response> Identity::checkFederatedAssertion(std::string_view clientId,
+                                                                std::string_view assertion,
+                                                                const api::Json& claims) const {
+  auto text = [&](const char* name) {
+    auto v = claims.find(name);
+    return v != claims.end() && v->is_string() ? v->get<std::string>() : std::string();
+  };
+  const std::string iss = text("iss");
+  const std::string sub = text("sub");
+  if (iss.empty() || sub.empty()) {
     return entraError(400, "invalid_client", 50027,
                       "JWT token is invalid or malformed: it needs 'iss' and 'sub' claims.");
   }
-  // Configured clients (secrets or federated credentials) close the door to everyone else.
-  if (!options_.federatedSubjects.empty() || !options_.clientSecrets.empty()) {
-    auto expected = options_.federatedSubjects.find(clientId);
-    if (expected == options_.federatedSubjects.end() && options_.clientSecrets.contains(clientId)) {
-      return entraError(400, "invalid_client", 70021,
-                        "No matching federated identity record found for presented assertion.");
+  const auto& credentials = options_.federatedCredentials.find(clientId)->second;
+  std::vector<const FederatedCredential*> byIssuer;
+  for (const FederatedCredential& c : credentials) {
+    if (c.issuer == iss) {
+      byIssuer.push_back(&c);
     }
-    if (expected == options_.federatedSubjects.end()) {
-      return unknownClient();
+  }
+  if (byIssuer.empty()) {
+    return entraError(400, "invalid_client", 700211,
+                      fmt::format("No matching federated identity record found for presented "
+                                  "assertion issuer '{}'.",
+                                  iss));
+  }
+  const FederatedCredential* match = nullptr;
+  for (const FederatedCredential* c : byIssuer) {
+    if (c->subject == sub) {
+      match = c;
+      break;
     }
-    if (sub->get_ref<const std::string&>() != expected->second) {
-      return entraError(400, "invalid_client", 700213,
-                        fmt::format("No matching federated identity record found for presented "
-                                    "assertion subject '{}'.",
-                                    sub->get_ref<const std::string&>()));
-    }
+  }
+  if (match == nullptr) {
+    return entraError(400, "invalid_client", 700213,
+                      fmt::format("No matching federated identity record found for presented "
+                                  "assertion subject '{}'.",
+                                  sub));
+  }
+  auto aud = claims.find("aud");
+  if (aud == claims.end() || !audienceMatches(*aud, match->audience)) {
+    return entraError(400, "invalid_client", 700212,
+                      fmt::format("No matching federated identity record found for presented "
+                                  "assertion audience '{}'.",
+                                  aud == claims.end() ? "" : api::dumpJson(*aud)));
+  }
+  if (!jwt::verifyRs256(assertion, match->issuerKeyPem)) {
+    return entraError(401, "invalid_client", 700027,
+                      "Client assertion failed signature validation.");
+  }
+  return checkValidity(claims);
+}
+
+std::optional<http::Response> Identity::checkValidity(const api::Json& claims) const {
+  const int64_t now = epochSeconds(clock_.now());
+  auto exp = claims.find("exp");
+  auto nbf = claims.find("nbf");
+  const bool expired =
+      exp == claims.end() || !exp->is_number() || exp->get<double>() <= static_cast<double>(now);
+  // A little skew is allowed on nbf, as on access tokens: the signer's clock may run ahead.
+  const bool early = nbf != claims.end() &&
+                     (!nbf->is_number() ||
+                      nbf->get<double>() > static_cast<double>(epochSeconds(clock_.now() + kSkew)));
+  if (expired || early) {
+    return entraError(400, "invalid_client", 700024,
+                      "Client assertion is not within its valid time range.");
   }
   return std::nullopt;
 }

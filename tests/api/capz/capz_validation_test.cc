@@ -87,6 +87,16 @@ TEST(AzureValidationBaseTest, BaseManifestsAreValid) {
   }
 }
 
+// The same operation on a same-named resource in another resource group is another future.
+TEST(AzureValidationBaseTest, SameFutureInAnotherResourceGroupIsValid) {
+  Json doc = capi::testing::document(kMachine);
+  Json other = futures(doc)[0];
+  other["resourceGroup"] = "other-rg";
+  futures(doc).push_back(other);
+  EXPECT_EQ(capi::testing::errorStrings(capi::testing::decode(doc).errors),
+            std::vector<std::string>{});
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Manifests, AzureValidationTest,
     ::testing::Values(
@@ -107,8 +117,8 @@ INSTANTIATE_TEST_SUITE_P(
                     kMachine,
                     [](Json& j) { futures(j).push_back(futures(j)[0]); },
                     {"status.longRunningOperationStates[2]: Duplicate value: "
-                     "{\"serviceName\":\"virtualmachine\",\"name\":\"capz-demo-md-0-x2kqp\","
-                     "\"type\":\"PUT\"}"}},
+                     "{\"serviceName\":\"virtualmachine\",\"resourceGroup\":\"capz-demo-rg\","
+                     "\"name\":\"capz-demo-md-0-x2kqp\",\"type\":\"PUT\"}"}},
         InvalidCase{"PoolMachineFutureWithoutNameAndNoProviderID",
                     kPoolMachine,
                     [](Json& j) {

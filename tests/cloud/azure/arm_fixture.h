@@ -11,7 +11,9 @@
 #include "cloud/azure/arm_client.h"
 #include "cloud/azure/entra_credentials.h"
 #include "cloud/azure/poller.h"
+#include "emulators/arm/jwt.h"
 #include "emulators/arm/server.h"
+#include "support/emulators/rsa_test_keys.h"
 
 // What the tests of our ARM client against the ARM emulator share: the emulator over real
 // HTTPS on a FakeClock (operations finish when a test advances it, so every poll's answer is
@@ -45,44 +47,40 @@ inline api::Json vnetBody() {
           {"properties", {{"addressSpace", {{"addressPrefixes", {"10.0.0.0/16"}}}}}}};
 }
 
-inline std::string base64Url(std::string_view in) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      out.push_back(kAlphabet[(buffer >> (bits - 6)) & 0x3F]);
-      bits -= 6;
-    }
-  }
-  if (bits > 0) {
-    out.push_back(kAlphabet[(buffer << (6 - bits)) & 0x3F]);
-  }
-  return out;
+constexpr const char* kServiceAccountIssuer = "https://oidc.example/issuer";
+constexpr const char* kServiceAccountSubject = "system:serviceaccount:capz-system:capz-manager";
+
+// A projected service account token, as the workload identity webhook mounts it: signed RS256 by
+// the cluster's issuer (test key 0, which the fixture's emulator registers for kClientId).
+inline std::string serviceAccountToken(core::TimePoint now, std::chrono::seconds validFor) {
+  const auto at = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch());
+  const api::Json claims = {{"aud", {"api://AzureADTokenExchange"}},
+                            {"iss", kServiceAccountIssuer},
+                            {"sub", kServiceAccountSubject},
+                            {"iat", at.count()},
+                            {"exp", (at + validFor).count()}};
+  auto token = emulators::arm::jwt::signRs256({{"typ", "JWT"}}, claims,
+                                              emulators::testing::rsaTestKey(0).privateKeyPem);
+  EXPECT_TRUE(token.has_value());
+  return token.value_or("");
 }
 
-// A projected service account token as kubelet writes it (the emulator does not
-// verify the issuer's signature, only the claims).
-inline std::string serviceAccountToken(core::TimePoint now, std::chrono::seconds validFor) {
-  const api::Json header = {{"alg", "RS256"}, {"typ", "JWT"}};
-  const auto exp =
-      std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch() + validFor);
-  const api::Json claims = {{"aud", {"api://AzureADTokenExchange"}},
-                            {"iss", "https://oidc.example/issuer"},
-                            {"sub", "system:serviceaccount:capz-system:capz-manager"},
-                            {"exp", exp.count()}};
-  return base64Url(header.dump()) + "." + base64Url(claims.dump()) + "." + base64Url("sig");
+// kClientId's federated credential: the issuer of serviceAccountToken().
+inline emulators::arm::FederatedCredential serviceAccountFederation() {
+  emulators::arm::FederatedCredential c;
+  c.issuer = kServiceAccountIssuer;
+  c.subject = kServiceAccountSubject;
+  c.issuerKeyPem = emulators::testing::rsaTestKey(0).publicKeyPem;
+  return c;
 }
 
 class ArmEmulatorFixture : public testing::Test {
  protected:
   void SetUp() override { start({}); }
 
+  // `options` with kClientId's federated credential added.
   void start(ArmEmulatorOptions options) {
+    options.federatedCredentials[kClientId].push_back(serviceAccountFederation());
     auto server = ArmServer::start(clock_, std::move(options));
     ASSERT_TRUE(server.has_value()) << server.error().message();
     server_ = std::move(*server);

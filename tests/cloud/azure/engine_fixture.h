@@ -14,7 +14,8 @@
 #include "api/capz/azure_cluster.h"
 #include "api/capz/conditions.h"
 #include "cloud/azure/arm_fixture.h"
-#include "lro/conditions.h"
+#include "controllers/capz/conditions.h"
+#include "controllers/capz/futures.h"
 #include "lro/engine.h"
 #include "runtime/metrics.h"
 
@@ -133,20 +134,23 @@ class EngineEmulatorFixture : public ArmEmulatorFixture {
     engine_ = std::make_unique<lro::Engine>(*arm_, jumping_, options, metrics_.get());
   }
 
-  lro::Futures& futures() { return cluster_.status.longRunningOperationStates; }
+  // The cluster's status.longRunningOperationStates: the engine's records as CAPZ stores them.
+  api::capz::Futures& futures() { return cluster_.status.longRunningOperationStates; }
   std::vector<api::capi::CapiCondition>& conditions() { return cluster_.status.conditions; }
 
   // One reconcile of the NAT gateway, its condition set as CAPZ's natgateways service does.
   lro::Outcome reconcileNat() {
-    lro::Outcome o = engine_->createOrUpdate(nat_, futures());
-    lro::updatePutStatus(conditions(), api::capz::kNATGatewaysReadyCondition, nat_.resource(), o,
-                         core::Time(clock_.now()));
+    lro::Outcome o = controllers::capz::withRecords(
+        futures(), [&](lro::OperationRecords& r) { return engine_->createOrUpdate(nat_, r); });
+    controllers::capz::updatePutStatus(conditions(), api::capz::kNATGatewaysReadyCondition,
+                                       nat_.resource(), o, core::Time(clock_.now()));
     return o;
   }
   lro::Outcome deleteNat() {
-    lro::Outcome o = engine_->remove(nat_, futures());
-    lro::updateDeleteStatus(conditions(), api::capz::kNATGatewaysReadyCondition, nat_.resource(), o,
-                            core::Time(clock_.now()));
+    lro::Outcome o = controllers::capz::withRecords(
+        futures(), [&](lro::OperationRecords& r) { return engine_->remove(nat_, r); });
+    controllers::capz::updateDeleteStatus(conditions(), api::capz::kNATGatewaysReadyCondition,
+                                          nat_.resource(), o, core::Time(clock_.now()));
     return o;
   }
   // Creates the gateway through the engine: parked, then resumed once it is due.

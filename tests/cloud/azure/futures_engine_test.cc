@@ -77,7 +77,7 @@ TEST_F(EngineArmEmulatorTest, StoresOneFutureWhenTheCallWindowPasses) {
   // Retry-After would end past the window, so the operation was parked then.
   EXPECT_EQ(since(began), 10s);
   ASSERT_EQ(futures().size(), 1u);
-  const lro::Future& future = futures()[0];
+  const api::capz::Future& future = futures()[0];
   EXPECT_EQ(future.type, "PUT");
   EXPECT_EQ(future.resourceGroup, "rg-lro");
   EXPECT_EQ(future.serviceName, "natgateways");
@@ -228,7 +228,8 @@ TEST_F(EngineArmEmulatorTest, StalePutFutureAfterAnExternalDeleteIsReevaluated) 
 TEST_F(EngineArmEmulatorTest, GarbledFutureNeverBlocksARemove) {
   ASSERT_NO_FATAL_FAILURE(createNat());
   const std::string garbled = R"({"v":1,"verb":"DELETE","via":)";
-  futures().push_back(lro::makeFuture(nat_.resource(), Verb::Delete, garbled));
+  futures().push_back(
+      controllers::capz::toFuture({lro::operationKey(nat_.resource(), Verb::Delete), garbled}));
 
   // Dropped, and the delete re-evaluated: a DELETE is sent and parked in its place.
   lro::Outcome o = deleteNat();
@@ -243,7 +244,8 @@ TEST_F(EngineArmEmulatorTest, GarbledFutureNeverBlocksARemove) {
   EXPECT_TRUE(futures().empty());
 
   // Of a resource already gone: Done in one call.
-  futures().push_back(lro::makeFuture(nat_.resource(), Verb::Delete, garbled));
+  futures().push_back(
+      controllers::capz::toFuture({lro::operationKey(nat_.resource(), Verb::Delete), garbled}));
   const auto began = clock_.steadyNow();
   lro::Outcome gone = deleteNat();
   ASSERT_EQ(gone.kind, Kind::Done) << gone.message;

@@ -153,7 +153,7 @@ TEST_F(AzureClusterControllerTest, CreatesTheNetworkWithFuturesAndConditionsThen
   EXPECT_FALSE(afterFirst.status.ready);
   // The NAT gateway outlasts the window: its operation is parked in the status.
   const auto& futures = afterFirst.status.longRunningOperationStates;
-  EXPECT_TRUE(std::any_of(futures.begin(), futures.end(), [](const lro::Future& f) {
+  EXPECT_TRUE(std::any_of(futures.begin(), futures.end(), [](const api::capz::Future& f) {
     return f.serviceName == "natgateways" && f.type == "PUT";
   }));
   const auto* nat = find(afterFirst.status.conditions, capz::kNATGatewaysReadyCondition);

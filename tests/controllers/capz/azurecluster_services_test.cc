@@ -91,7 +91,7 @@ class AzureClusterServicesTest : public CapzEmulatorFixture {
     }
   }
 
-  lro::Futures futures_;
+  api::capz::Futures futures_;
   std::vector<api::capi::CapiCondition> conditions_;
 };
 

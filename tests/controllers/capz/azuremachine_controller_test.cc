@@ -7,6 +7,7 @@
 #include <stop_token>
 
 #include "api/capi/cluster.h"
+#include "api/capi/conditions.h"
 #include "api/capi/machine.h"
 #include "api/capz/conditions.h"
 #include "api/core/secret.h"
@@ -14,7 +15,6 @@
 #include "controllers/capz/azuremachine/machine_status.h"
 #include "controllers/capz/azuremachine_controller.h"
 #include "emulators/engine/faults.h"
-#include "lro/conditions.h"
 #include "support/apiserver/test_server.h"
 #include "support/kube/rest_config.h"
 
@@ -314,7 +314,7 @@ TEST_F(AzureMachineControllerTest, FailedProvisioningIsReportedThenRetriedUntilR
   const auto* vmRunning = condition(*machine, kVMRunningCondition);
   ASSERT_NE(vmRunning, nullptr);
   EXPECT_NE(vmRunning->message.find("AllocationFailed"), std::string::npos) << vmRunning->message;
-  EXPECT_EQ(vmRunning->severity, lro::kSeverityWarning);
+  EXPECT_EQ(vmRunning->severity, api::capi::kSeverityWarning);
   EXPECT_FALSE(machine->status.failureReason) << "a failed operation is not terminal";
   EXPECT_FALSE(machine->status.ready);
   EXPECT_TRUE(machine->status.longRunningOperationStates.empty())

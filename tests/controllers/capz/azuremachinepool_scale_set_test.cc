@@ -112,7 +112,7 @@ TEST_F(AzureMachinePoolScaleSetTest, DeletingAPoolMachineShowsDeletingAtOnceAndR
   machine.metadata.name = "pool0-1";
   machine.spec.instanceID = "1";
   std::vector<Service> removal = amp::poolMachineDeleteServices(scope(2), machine);
-  lro::Futures futures;
+  api::capz::Futures futures;
   std::vector<api::capi::CapiCondition> conditions;
   Pass first = runner_->remove(removal, futures, conditions);
   EXPECT_FALSE(first.done);

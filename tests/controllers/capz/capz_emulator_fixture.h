@@ -98,7 +98,7 @@ class CapzEmulatorFixture : public cloud::azure::armtest::ArmEmulatorFixture {
   // Runs passes until every service is Done or one fails, advancing the clock by each pass's
   // requeue in between. Returns the passes.
   std::vector<Pass> runToEnd(ServiceRunner& runner, const std::vector<Service>& services,
-                             lro::Futures& futures,
+                             api::capz::Futures& futures,
                              std::vector<api::capi::CapiCondition>& conditions, bool deleting,
                              int maxPasses = 100) {
     std::vector<Pass> passes;

@@ -122,7 +122,7 @@ class ServiceRunnerTest : public CapzEmulatorFixture {
     return putsOf(idOf(type, name));
   }
 
-  lro::Futures futures_;
+  api::capz::Futures futures_;
   std::vector<api::capi::CapiCondition> conditions_;
 };
 

@@ -3,6 +3,7 @@
 
 #include "emulators/arm/arm_fixture.h"
 #include "emulators/arm/jwt.h"
+#include "support/emulators/rsa_test_keys.h"
 
 namespace nodewright::emulators::arm {
 namespace {
@@ -25,9 +26,20 @@ class ArmIdentityTest : public ArmFixture {
            "&client_secret=" + std::string(secret) +
            "&scope=https%3A%2F%2Fmanagement.azure.com%2F.default";
   }
-  std::string assertionForm(const api::Json& claims, std::string_view client = "wi-app") {
-    const std::string assertion = jwt::base64UrlEncode(R"({"alg":"RS256","kid":"k"})") + "." +
-                                  jwt::base64UrlEncode(api::dumpJson(claims)) + ".c2lnbmF0dXJl";
+  // `claims` signed RS256 with test key `key` (0: the one registered where one is).
+  static std::string signedAssertion(const api::Json& claims, int key = 0,
+                                     api::Json header = {{"kid", "k"}}) {
+    auto token = jwt::signRs256(std::move(header), claims,
+                                emulators::testing::rsaTestKey(key).privateKeyPem);
+    EXPECT_TRUE(token.has_value());
+    return token.value_or("");
+  }
+  std::string assertionForm(const api::Json& claims, std::string_view client = "wi-app",
+                            int key = 0) {
+    return assertionFormWith(signedAssertion(claims, key), client);
+  }
+  static std::string assertionFormWith(const std::string& assertion,
+                                       std::string_view client = "wi-app") {
     return "grant_type=client_credentials&client_id=" + std::string(client) +
            "&scope=https%3A%2F%2Fmanagement.azure."
            "com%2F.default&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-"
@@ -40,6 +52,8 @@ class ArmIdentityTest : public ArmFixture {
     return {{"aud", {"api://AzureADTokenExchange"}},
             {"iss", "https://oidc.example/cluster"},
             {"sub", "system:serviceaccount:capz-system:capz-manager"},
+            {"iat", now},
+            {"nbf", now},
             {"exp", now + expiresIn}};
   }
   // A group GET with `token` as the bearer: what ARM thinks of the token.
@@ -118,38 +132,136 @@ TEST_F(ArmConfiguredSecretTest, AssertionsNeedAFederatedCredentialOnceClientsAre
   EXPECT_EQ(noFederation.json()["error_codes"], api::Json({70021}));
 }
 
+// Entra verifies what it cannot otherwise trust: with no key registered for the client, even a
+// well-signed assertion is refused.
+TEST_F(ArmIdentityTest, AssertionsAreRefusedWithoutAKeyRegisteredForTheClient) {
+  HttpsReply r = tokenRequest(assertionForm(workloadClaims()));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json()["error"], "invalid_client");
+  EXPECT_EQ(r.json()["error_codes"], api::Json({70021}));
+}
+
 class ArmFederatedTest : public ArmConfiguredSecretTest {
  protected:
   ArmEmulatorOptions options() override {
     ArmEmulatorOptions o = ArmConfiguredSecretTest::options();
-    o.federatedSubjects = {{"wi-app", "system:serviceaccount:capz-system:capz-manager"}};
+    FederatedCredential c;
+    c.issuer = "https://oidc.example/cluster";
+    c.subject = "system:serviceaccount:capz-system:capz-manager";
+    c.issuerKeyPem = emulators::testing::rsaTestKey(0).publicKeyPem;
+    o.federatedCredentials = {{"wi-app", {c}}};
     return o;
   }
 };
 
-TEST_F(ArmFederatedTest, OnlyTheFederatedSubjectIsAccepted) {
-  EXPECT_EQ(tokenRequest(assertionForm(workloadClaims(), "wi-app")).status, 200);
-  api::Json other = workloadClaims();
-  other["sub"] = "system:serviceaccount:default:intruder";
-  EXPECT_EQ(tokenRequest(assertionForm(other, "wi-app")).json()["error_codes"],
-            api::Json({700213}));
-}
-
-TEST_F(ArmIdentityTest, FederatedAssertionForTheTokenExchangeAudienceIsAccepted) {
+TEST_F(ArmFederatedTest, AnAssertionSignedByTheIssuerGivesATokenArmAccepts) {
   HttpsReply ok = tokenRequest(assertionForm(workloadClaims()));
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(armWith("Bearer " + accessToken(ok)).code(), "ResourceGroupNotFound");
+}
 
-  api::Json otherAudience = workloadClaims();
-  otherAudience["aud"] = "api://something-else";
-  EXPECT_EQ(tokenRequest(assertionForm(otherAudience)).json()["error_codes"], api::Json({700212}));
+TEST_F(ArmFederatedTest, ASignatureByAnotherKeyOrNoneIsRefused) {
+  HttpsReply otherKey = tokenRequest(assertionForm(workloadClaims(), "wi-app", 1));
+  EXPECT_EQ(otherKey.status, 401);
+  EXPECT_EQ(otherKey.json()["error"], "invalid_client");
+  EXPECT_EQ(otherKey.json()["error_codes"], api::Json({700027}));
+
+  const std::string good = signedAssertion(workloadClaims());
+  const std::string unsigned_ = good.substr(0, good.rfind('.') + 1) + "c2lnbmF0dXJl";
+  EXPECT_EQ(tokenRequest(assertionFormWith(unsigned_)).json()["error_codes"], api::Json({700027}));
+  // The claims changed under a valid signature.
+  api::Json more = workloadClaims(7200);
+  const std::string tampered = good.substr(0, good.find('.') + 1) +
+                               jwt::base64UrlEncode(api::dumpJson(more)) +
+                               good.substr(good.rfind('.'));
+  EXPECT_EQ(tokenRequest(assertionFormWith(tampered)).json()["error_codes"], api::Json({700027}));
+}
+
+TEST_F(ArmFederatedTest, OnlyRs256IsAccepted) {
+  const std::string hs = jwt::signHs256(workloadClaims(), "shared");
+  HttpsReply r = tokenRequest(assertionFormWith(hs));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json()["error_codes"], api::Json({5002738}));
+  const std::string none = jwt::base64UrlEncode(R"({"alg":"none"})") + "." +
+                           jwt::base64UrlEncode(api::dumpJson(workloadClaims())) + ".";
+  EXPECT_EQ(tokenRequest(assertionFormWith(none)).json()["error_codes"], api::Json({5002738}));
+}
+
+TEST_F(ArmFederatedTest, IssuerSubjectAudienceAndValidityMustMatchTheCredential) {
+  api::Json issuer = workloadClaims();
+  issuer["iss"] = "https://oidc.example/another";
+  EXPECT_EQ(tokenRequest(assertionForm(issuer)).json()["error_codes"], api::Json({700211}));
+  api::Json subject = workloadClaims();
+  subject["sub"] = "system:serviceaccount:default:intruder";
+  EXPECT_EQ(tokenRequest(assertionForm(subject)).json()["error_codes"], api::Json({700213}));
+  api::Json audience = workloadClaims();
+  audience["aud"] = "api://something-else";
+  EXPECT_EQ(tokenRequest(assertionForm(audience)).json()["error_codes"], api::Json({700212}));
   EXPECT_EQ(tokenRequest(assertionForm(workloadClaims(-60))).json()["error_codes"],
             api::Json({700024}));
-  HttpsReply malformed = tokenRequest(
-      "grant_type=client_credentials&client_id=wi-app&scope=x%2F.default&client_assertion_type="
-      "urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=abc");
+  api::Json early = workloadClaims();
+  early["nbf"] = early["iat"].get<int64_t>() + 3600;
+  EXPECT_EQ(tokenRequest(assertionForm(early)).json()["error_codes"], api::Json({700024}));
+  HttpsReply malformed = tokenRequest(assertionFormWith("abc"));
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(malformed.json()["error_codes"], api::Json({50027}));
+}
+
+// A certificate credential: the application signs its own assertion and names the certificate.
+class ArmCertificateTest : public ArmIdentityTest {
+ protected:
+  ArmEmulatorOptions options() override {
+    ArmEmulatorOptions o = ArmIdentityTest::options();
+    o.clientCertificates = {{"cert-app", emulators::testing::rsaTestKey(0).certificatePem}};
+    return o;
+  }
+  api::Json appClaims() {
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::seconds>(clock_.now().time_since_epoch()).count();
+    return {{"aud", server_->url() + "/" + std::string(kTenant) + "/oauth2/v2.0/token"},
+            {"iss", "cert-app"},
+            {"sub", "cert-app"},
+            {"jti", "a4d8f0e2"},
+            {"nbf", now},
+            {"exp", now + 600}};
+  }
+  static api::Json namesCertificate() {
+    auto thumbprint =
+        jwt::certificateThumbprint(emulators::testing::rsaTestKey(0).certificatePem, true);
+    EXPECT_TRUE(thumbprint.has_value());
+    return {{"typ", "JWT"}, {"x5t#S256", thumbprint.value_or("")}};
+  }
+};
+
+TEST_F(ArmCertificateTest, AnAssertionSignedWithTheRegisteredCertificateIsAccepted) {
+  HttpsReply ok = tokenRequest(
+      assertionFormWith(signedAssertion(appClaims(), 0, namesCertificate()), "cert-app"));
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(armWith("Bearer " + accessToken(ok)).code(), "ResourceGroupNotFound");
+}
+
+TEST_F(ArmCertificateTest, AnotherKeyAnotherCertificateOrWrongClaimsAreRefused) {
+  HttpsReply otherKey = tokenRequest(
+      assertionFormWith(signedAssertion(appClaims(), 1, namesCertificate()), "cert-app"));
+  EXPECT_EQ(otherKey.status, 401);
+  EXPECT_EQ(otherKey.json()["error_codes"], api::Json({700027}));
+  api::Json otherCert = {{"x5t#S256", jwt::base64UrlEncode("not the registered certificate")}};
+  HttpsReply unknown =
+      tokenRequest(assertionFormWith(signedAssertion(appClaims(), 0, otherCert), "cert-app"));
+  EXPECT_EQ(unknown.status, 401);
+  EXPECT_EQ(unknown.json()["error_codes"], api::Json({700027}));
+  api::Json issuer = appClaims();
+  issuer["iss"] = "someone-else";
+  EXPECT_EQ(
+      tokenRequest(assertionFormWith(signedAssertion(issuer, 0, namesCertificate()), "cert-app"))
+          .json()["error_codes"],
+      api::Json({700021}));
+  api::Json audience = appClaims();
+  audience["aud"] = "https://management.azure.com/";
+  EXPECT_EQ(
+      tokenRequest(assertionFormWith(signedAssertion(audience, 0, namesCertificate()), "cert-app"))
+          .json()["error_codes"],
+      api::Json({50013}));
 }
 
 TEST_F(ArmIdentityTest, ManagedIdentityEndpointNeedsTheMetadataHeader) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include "controllers/capz/azuremachine/services.h"
 
-#include "lro/conditions.h"
+#include "api/capi/conditions.h"
 
 namespace nodewright::controllers::capz::azuremachine {
 namespace {
@@ -21,21 +21,21 @@ void setVMRunningTrue(api::capz::AzureMachine& machine, core::Time now) {
   api::capi::CapiCondition c;
   c.type = kVMRunningCondition;
   c.status = "True";
-  lro::setCapiCondition(machine.status.conditions, std::move(c), now);
+  api::capi::setCondition(machine.status.conditions, std::move(c), now);
 }
 
 void fail(api::capz::AzureMachine& machine, std::string message, core::Time now) {
   machine.status.ready = false;
   machine.status.failureReason = kCreateMachineError;
   machine.status.failureMessage = message;
-  setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityError, message);
+  setVMRunningFalse(machine, kVMProvisionFailedReason, now, api::capi::kSeverityError, message);
 }
 
 int severityRank(const std::string& severity) {
-  if (severity == lro::kSeverityError) {
+  if (severity == api::capi::kSeverityError) {
     return 3;
   }
-  if (severity == lro::kSeverityWarning) {
+  if (severity == api::capi::kSeverityWarning) {
     return 2;
   }
   return 1;
@@ -51,7 +51,7 @@ void setVMRunningFalse(api::capz::AzureMachine& machine, std::string_view reason
   c.reason = std::string(reason);
   c.severity = std::string(severity);
   c.message = std::string(message);
-  lro::setCapiCondition(machine.status.conditions, std::move(c), now);
+  api::capi::setCondition(machine.status.conditions, std::move(c), now);
 }
 
 const lro::Outcome* failedVmPut(const Pass& pass) {
@@ -69,7 +69,7 @@ void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope
       if (failure == VmPutFailure::Refused) {
         fail(machine, put->message, now);
       } else {
-        setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityWarning,
+        setVMRunningFalse(machine, kVMProvisionFailedReason, now, api::capi::kSeverityWarning,
                           put->message);
       }
     } else {
@@ -86,7 +86,7 @@ void applyCreatePass(api::capz::AzureMachine& machine, const MachineScope& scope
   } else if (vm->vmState == "Failed") {
     // Seen without a PUT of this pass failing (another process's operation): retried as well.
     status.ready = false;
-    setVMRunningFalse(machine, kVMProvisionFailedReason, now, lro::kSeverityWarning,
+    setVMRunningFalse(machine, kVMProvisionFailedReason, now, api::capi::kSeverityWarning,
                       "VM provisioning state is Failed");
   } else {
     status.ready = false;
@@ -129,7 +129,7 @@ void setReadySummary(std::vector<api::capi::CapiCondition>& conditions, core::Ti
     ready.severity = worst->severity;
     ready.message = worst->message;
   }
-  lro::setCapiCondition(conditions, std::move(ready), now);
+  api::capi::setCondition(conditions, std::move(ready), now);
 }
 
 void combinePasses(Pass& into, Pass more) {

@@ -8,6 +8,7 @@
 #include "controllers/capz/arm_resource.h"
 #include "controllers/capz/azuremachine/bodies.h"
 #include "controllers/capz/azuremachine/specs.h"
+#include "controllers/capz/futures.h"
 
 namespace nodewright::controllers::capz::azuremachine {
 namespace {
@@ -135,7 +136,7 @@ const char* const kVirtualMachines = "Microsoft.Compute/virtualMachines";
 }  // namespace
 
 lro::Outcome removeAvailabilitySetIfUnused(lro::Engine& engine, const MachineScope& scope,
-                                           lro::Futures& futures) {
+                                           api::capz::Futures& futures) {
   auto name = availabilitySetName(scope);
   if (!name) {
     lro::Outcome none;
@@ -144,7 +145,8 @@ lro::Outcome removeAvailabilitySetIfUnused(lro::Engine& engine, const MachineSco
   }
   const std::string id = idOf(scope, "Microsoft.Compute/availabilitySets", *name);
   DeleteOnlyResource set(refFor(scope, id, kAvailabilitySetsService, *name));
-  lro::Outcome o = engine.remove(set, futures);
+  lro::Outcome o = withRecords(
+      futures, [&](lro::OperationRecords& records) { return engine.remove(set, records); });
   if (!o.done() && o.errorCode.find("InUse") != std::string::npos) {
     o.kind = lro::Outcome::Kind::Done;  // the last machine of the deployment deletes it
     o.message.clear();
@@ -157,10 +159,10 @@ std::string vmId(const MachineScope& scope) {
 }
 
 std::optional<bool> vmExists(lro::Engine& engine, const MachineScope& scope) {
-  // A spec that never asks for a write: the engine only reads. Its own futures, so nothing the
+  // A spec that never asks for a write: the engine only reads. Its own records, so nothing the
   // machine has parked is touched.
   DeleteOnlyResource vm(refFor(scope, vmId(scope), kVirtualMachineService, scope.vmName()));
-  lro::Futures scratch;
+  lro::OperationRecords scratch;
   lro::Outcome read = engine.createOrUpdate(vm, scratch);
   if (!read.done()) {
     return std::nullopt;

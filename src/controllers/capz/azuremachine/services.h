@@ -30,7 +30,7 @@ bool needsRoleAssignment(const MachineScope& scope);
 // CAPZ's availabilitysets delete: the machine's availability set goes once no VM is left in it
 // (Done while other machines still use it).
 lro::Outcome removeAvailabilitySetIfUnused(lro::Engine& engine, const MachineScope& scope,
-                                           lro::Futures& futures);
+                                           api::capz::Futures& futures);
 
 // What the machine's status takes from its Done VM (and the VM's NICs and public IPs).
 struct VmObservation {

@@ -4,10 +4,10 @@
 #include <set>
 
 #include "api/capi/cluster.h"
+#include "api/capi/conditions.h"
 #include "api/capz/conditions.h"
 #include "api/core/secret.h"
 #include "controllers/capz/lookup.h"
-#include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -109,8 +109,8 @@ void PoolController::waiting(AzureMachinePool& pool, const char* reason) {
   c.type = kScaleSetRunningCondition;
   c.status = "False";
   c.reason = reason;
-  c.severity = lro::kSeverityInfo;
-  lro::setCapiCondition(pool.status.conditions, std::move(c), core::Time(clock_.now()));
+  c.severity = api::capi::kSeverityInfo;
+  api::capi::setCondition(pool.status.conditions, std::move(c), core::Time(clock_.now()));
   pool.status.ready = false;
 }
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include "api/capi/cluster.h"
+#include "api/capi/conditions.h"
 #include "api/capz/conditions.h"
 #include "controllers/capz/azuremachine/specs.h"
+#include "controllers/capz/futures.h"
 #include "controllers/capz/lookup.h"
-#include "lro/conditions.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -30,9 +31,9 @@ void setCondition(AzureMachinePoolMachine& machine, bool ok, std::string_view re
   c.status = ok ? "True" : "False";
   if (!ok) {
     c.reason = std::string(reason);
-    c.severity = lro::kSeverityInfo;
+    c.severity = api::capi::kSeverityInfo;
   }
-  lro::setCapiCondition(machine.status.conditions, std::move(c), now);
+  api::capi::setCondition(machine.status.conditions, std::move(c), now);
 }
 
 }  // namespace
@@ -132,7 +133,9 @@ Outcome PoolMachineController::observe(AzureMachinePoolMachine& machine, const P
   azuremachine::DeleteOnlyResource instance(lro::ResourceRef{
       instanceResourceId(scope, machine.spec.instanceID), scope.cluster->spec.resourceGroup,
       kScaleSetVMsService, machine.metadata.name});
-  lro::Outcome read = engine_.createOrUpdate(instance, machine.status.longRunningOperationStates);
+  lro::Outcome read = withRecords(
+      machine.status.longRunningOperationStates,
+      [&](lro::OperationRecords& records) { return engine_.createOrUpdate(instance, records); });
   const core::Time now(clock_.now());
   auto& status = machine.status;
   if (read.done() && read.result.is_object()) {

@@ -1,19 +1,20 @@
-#include "controllers/capi/conditions.h"
+#include "api/capi/conditions.h"
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
-namespace nodewright::controllers::capi {
+namespace nodewright::api::capi {
 namespace {
 
-bool sameState(const api::capi::CapiCondition& a, const api::capi::CapiCondition& b) {
+bool sameState(const CapiCondition& a, const CapiCondition& b) {
   return a.status == b.status && a.reason == b.reason && a.severity == b.severity &&
          a.message == b.message;
 }
 
-bool orderedBefore(const api::capi::CapiCondition& a, const api::capi::CapiCondition& b) {
-  const bool aReady = a.type == api::capi::kReadyCondition;
-  const bool bReady = b.type == api::capi::kReadyCondition;
+bool orderedBefore(const CapiCondition& a, const CapiCondition& b) {
+  const bool aReady = a.type == kReadyCondition;
+  const bool bReady = b.type == kReadyCondition;
   if (aReady != bReady) {
     return aReady;
   }
@@ -22,26 +23,23 @@ bool orderedBefore(const api::capi::CapiCondition& a, const api::capi::CapiCondi
 
 }  // namespace
 
-void setCondition(Conditions& conditions, api::capi::CapiCondition condition, core::Time now) {
+void setCondition(Conditions& conditions, CapiCondition condition, core::Time now) {
   auto it = std::find_if(conditions.begin(), conditions.end(),
-                         [&](const auto& c) { return c.type == condition.type; });
+                         [&](const CapiCondition& c) { return c.type == condition.type; });
+  if (it != conditions.end() && sameState(*it, condition)) {
+    return;
+  }
+  condition.lastTransitionTime = core::Time(std::chrono::floor<std::chrono::seconds>(now.point()));
   if (it != conditions.end()) {
-    if (sameState(*it, condition)) {
-      return;
-    }
-    condition.lastTransitionTime =
-        core::Time(std::chrono::time_point_cast<std::chrono::seconds>(now.point()));
     *it = std::move(condition);
   } else {
-    condition.lastTransitionTime =
-        core::Time(std::chrono::time_point_cast<std::chrono::seconds>(now.point()));
     conditions.push_back(std::move(condition));
   }
   std::stable_sort(conditions.begin(), conditions.end(), orderedBefore);
 }
 
 void markTrue(Conditions& conditions, std::string_view type, core::Time now) {
-  api::capi::CapiCondition condition;
+  CapiCondition condition;
   condition.type = std::string(type);
   condition.status = "True";
   setCondition(conditions, std::move(condition), now);
@@ -49,7 +47,7 @@ void markTrue(Conditions& conditions, std::string_view type, core::Time now) {
 
 void markFalse(Conditions& conditions, std::string_view type, std::string_view reason,
                std::string_view severity, std::string message, core::Time now) {
-  api::capi::CapiCondition condition;
+  CapiCondition condition;
   condition.type = std::string(type);
   condition.status = "False";
   condition.reason = std::string(reason);
@@ -58,15 +56,15 @@ void markFalse(Conditions& conditions, std::string_view type, std::string_view r
   setCondition(conditions, std::move(condition), now);
 }
 
-const api::capi::CapiCondition* findCondition(const Conditions& conditions, std::string_view type) {
+const CapiCondition* findCondition(const Conditions& conditions, std::string_view type) {
   auto it = std::find_if(conditions.begin(), conditions.end(),
-                         [&](const auto& c) { return c.type == type; });
+                         [&](const CapiCondition& c) { return c.type == type; });
   return it == conditions.end() ? nullptr : &*it;
 }
 
 bool isTrue(const Conditions& conditions, std::string_view type) {
-  const auto* condition = findCondition(conditions, type);
+  const CapiCondition* condition = findCondition(conditions, type);
   return condition != nullptr && condition->status == "True";
 }
 
-}  // namespace nodewright::controllers::capi
+}  // namespace nodewright::api::capi

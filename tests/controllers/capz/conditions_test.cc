@@ -1,4 +1,4 @@
-#include "lro/conditions.h"
+#include "api/capi/conditions.h"
 
 #include <vector>
 
@@ -6,10 +6,12 @@
 
 #include "api/capz/conditions.h"
 
-namespace nodewright::lro {
+namespace nodewright::controllers::capz {
 namespace {
 
 using api::capi::CapiCondition;
+using lro::Outcome;
+using lro::ResourceRef;
 using namespace std::chrono_literals;
 
 ResourceRef subnet() {
@@ -30,7 +32,7 @@ Outcome outcome(Outcome::Kind kind, std::string message = "") {
   return o;
 }
 
-class ConditionsTest : public ::testing::Test {
+class CapzConditionsTest : public ::testing::Test {
  protected:
   core::Time at(int seconds) {
     return core::Time(core::TimePoint(std::chrono::seconds(1700000000 + seconds)));
@@ -43,7 +45,7 @@ class ConditionsTest : public ::testing::Test {
   const char* type_ = api::capz::kSubnetsReadyCondition;
 };
 
-TEST_F(ConditionsTest, PutNotDoneIsCreatingThenTrue) {
+TEST_F(CapzConditionsTest, PutNotDoneIsCreatingThenTrue) {
   updatePutStatus(
       conditions_, type_, subnet(),
       outcome(Outcome::Kind::NotDone, "operation PUT on rg/nodes (subnets) is not done"), at(0));
@@ -61,21 +63,21 @@ TEST_F(ConditionsTest, PutNotDoneIsCreatingThenTrue) {
   EXPECT_EQ(only().lastTransitionTime, at(10));
 }
 
-TEST_F(ConditionsTest, PutFailureIsFailedWithSeverityError) {
+TEST_F(CapzConditionsTest, PutFailureIsFailedWithSeverityError) {
   updatePutStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::Failed, "quota"), at(0));
   EXPECT_EQ(only().reason, "Failed");
   EXPECT_EQ(only().severity, "Error");
   EXPECT_EQ(only().message, "quota");
 }
 
-TEST_F(ConditionsTest, TransientErrorIsFailedWithSeverityWarning) {
+TEST_F(CapzConditionsTest, TransientErrorIsFailedWithSeverityWarning) {
   updatePutStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::Error), at(0));
   EXPECT_EQ(only().reason, "Failed");
   EXPECT_EQ(only().severity, "Warning");
   EXPECT_EQ(only().message, "rg/nodes (subnets): operation failed");
 }
 
-TEST_F(ConditionsTest, PatchNotDoneIsUpdating) {
+TEST_F(CapzConditionsTest, PatchNotDoneIsUpdating) {
   updatePatchStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::NotDone), at(0));
   EXPECT_EQ(only().reason, api::capz::kUpdatingReason);
   EXPECT_EQ(only().severity, "Info");
@@ -86,7 +88,7 @@ TEST_F(ConditionsTest, PatchNotDoneIsUpdating) {
   EXPECT_EQ(only().status, "True");
 }
 
-TEST_F(ConditionsTest, DeleteGoesDeletingThenDeleted) {
+TEST_F(CapzConditionsTest, DeleteGoesDeletingThenDeleted) {
   updateDeleteStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::NotDone), at(0));
   EXPECT_EQ(only().status, "False");
   EXPECT_EQ(only().reason, "Deleting");
@@ -98,7 +100,7 @@ TEST_F(ConditionsTest, DeleteGoesDeletingThenDeleted) {
   EXPECT_EQ(only().message, "rg/nodes (subnets) has been deleted");
 }
 
-TEST_F(ConditionsTest, DeleteFailureIsDeletionFailed) {
+TEST_F(CapzConditionsTest, DeleteFailureIsDeletionFailed) {
   updateDeleteStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::Failed, "in use"), at(0));
   EXPECT_EQ(only().reason, "DeletionFailed");
   EXPECT_EQ(only().severity, "Error");
@@ -106,7 +108,7 @@ TEST_F(ConditionsTest, DeleteFailureIsDeletionFailed) {
 }
 
 // CAPI's conditions.Set: the time moves when the status, reason, severity or message changes.
-TEST_F(ConditionsTest, TransitionTimeMovesWhenTheConditionChanges) {
+TEST_F(CapzConditionsTest, TransitionTimeMovesWhenTheConditionChanges) {
   updatePutStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::NotDone), at(0));
   updatePutStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::NotDone), at(15));
   EXPECT_EQ(only().lastTransitionTime, at(0));
@@ -127,13 +129,13 @@ TEST_F(ConditionsTest, TransitionTimeMovesWhenTheConditionChanges) {
   EXPECT_EQ(only().lastTransitionTime, at(60));
 }
 
-TEST_F(ConditionsTest, TransitionTimeIsTruncatedToSeconds) {
+TEST_F(CapzConditionsTest, TransitionTimeIsTruncatedToSeconds) {
   core::Time now(core::TimePoint(std::chrono::seconds(1700000000) + 750ms));
   updatePutStatus(conditions_, type_, subnet(), outcome(Outcome::Kind::Done), now);
   EXPECT_EQ(only().lastTransitionTime, at(0));
 }
 
-TEST_F(ConditionsTest, KeepsReadyFirstThenTypesInOrder) {
+TEST_F(CapzConditionsTest, KeepsReadyFirstThenTypesInOrder) {
   updatePutStatus(conditions_, "VNetReady", subnet(), outcome(Outcome::Kind::Done), at(0));
   updatePutStatus(conditions_, "Ready", subnet(), outcome(Outcome::Kind::Done), at(0));
   updatePutStatus(conditions_, "SubnetsReady", subnet(), outcome(Outcome::Kind::Done), at(0));
@@ -145,4 +147,4 @@ TEST_F(ConditionsTest, KeepsReadyFirstThenTypesInOrder) {
 }
 
 }  // namespace
-}  // namespace nodewright::lro
+}  // namespace nodewright::controllers::capz
