@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libsqlite3-dev libboost-dev
   libcurl4-openssl-dev libpugixml-dev python3-prometheus-client libtoml11-dev
   git tmux  # the fresh-clone check clones; the status view's live test runs in tmux
+  python3-kubernetes  # the official Python client as a third real client of the API server
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -11,6 +11,7 @@
 
 #include "api/reflect/json.h"
 #include "apiserver/rest/handler.h"
+#include "apiserver/rest/query.h"
 
 namespace nodewright::apiserver {
 namespace {
@@ -21,9 +22,9 @@ std::string lower(std::string text) {
   return text;
 }
 
+// The same reading as the handler's, so the log names the verb the request got.
 bool watchParam(const http::Request& request) {
-  std::string value = lower(request.param("watch"));
-  return value == "true" || value == "1";
+  return rest::boolParam(request, "watch").value_or(false);
 }
 
 std::string resourceVerb(const http::Request& request, bool collection, bool watch) {

@@ -10,6 +10,7 @@
 #include "apiserver/patch/merge_patch.h"
 #include "apiserver/patch/strategic_merge.h"
 #include "apiserver/rest/object_meta.h"
+#include "apiserver/rest/query.h"
 #include "apiserver/rest/request.h"
 #include "apiserver/table/table.h"
 
@@ -29,6 +30,31 @@ bool failed(const ApiResult<T>& result, http::Exchange& exchange) {
   return true;
 }
 
+// Server-side apply never defaults the type from the endpoint: the patch names its version
+// (managedfields/internal/structuredmerge.go Apply) and its kind (the typed converter finds no
+// type without one, a 500 in kube-apiserver).
+std::optional<ApiError> checkApplyTypeMeta(const Resource& resource, const Json& patch,
+                                           const Json& current) {
+  if (!patch.is_object()) return std::nullopt;
+  const std::string apiVersion = patch.value("apiVersion", "");
+  if (apiVersion != resource.apiVersion()) {
+    return errors::badRequest("Incorrect version specified in apply patch. Specified patch "
+                              "version: " +
+                              apiVersion + ", expected: " + resource.apiVersion());
+  }
+  if (patch.value("kind", "").empty()) {
+    const std::string gvk = apiVersion + ", Kind=";
+    const Json metadata = patch.value("metadata", Json::object());
+    std::string ns = current.is_object() && current.contains("metadata")
+                         ? meta::namespaceOf(current)
+                         : metadata.value("namespace", "");
+    return errors::internal("failed to create typed patch object (" + ns + "/" +
+                            metadata.value("name", "") + "; " + gvk +
+                            "): no corresponding type for " + gvk);
+  }
+  return std::nullopt;
+}
+
 ApiResult<Json> applyPatch(const Resource& resource, const http::Request& request,
                            const Json& current) {
   std::string type = mediaType(request.header("content-type"));
@@ -45,6 +71,9 @@ ApiResult<Json> applyPatch(const Resource& resource, const http::Request& reques
     }
     result = patch::applyStrategicMergePatch(resource.group, resource.kind, current, *patch);
   } else if (type == "application/apply-patch+yaml") {
+    if (auto problem = checkApplyTypeMeta(resource, *patch, current)) {
+      return tl::unexpected(*problem);
+    }
     result =
         patch::applyServerSide(current, *patch, resource.schema, resource.group, resource.kind);
   } else {
@@ -214,8 +243,7 @@ void Handler::handleResource(const http::Request& request, const Target& target,
   if (method == "GET") {
     if (!collection) {
       getOne(request, target, exchange);
-    } else if (target.watchPath || request.param("watch") == "true" ||
-               request.param("watch") == "1") {
+    } else if (target.watchPath || boolParam(request, "watch").value_or(false)) {
       watch(request, target, exchange);
     } else {
       list(request, target, exchange);
@@ -260,6 +288,10 @@ void Handler::create(const http::Request& request, const Target& target, http::E
     respondError(exchange, errors::notFoundPath(request.path));
     return;
   }
+  if (auto problem = checkWriteQuery(request, "CreateOptions")) {
+    respondError(exchange, *problem);
+    return;
+  }
   auto body = parseBody(request);
   if (failed(body, exchange)) return;
   std::vector<std::string> warnings;
@@ -272,6 +304,10 @@ void Handler::create(const http::Request& request, const Target& target, http::E
 
 void Handler::replace(const http::Request& request, const Target& target,
                       http::Exchange& exchange) {
+  if (auto problem = checkWriteQuery(request, "UpdateOptions")) {
+    respondError(exchange, *problem);
+    return;
+  }
   auto body = parseBody(request);
   if (failed(body, exchange)) return;
   std::vector<std::string> warnings;
@@ -286,11 +322,8 @@ void Handler::replace(const http::Request& request, const Target& target,
 
 void Handler::patch(const http::Request& request, const Target& target, http::Exchange& exchange) {
   const bool apply = mediaType(request.header("content-type")) == "application/apply-patch+yaml";
-  if (apply && request.param("fieldManager").empty()) {
-    respondError(exchange, errors::invalid(*target.resource, target.name,
-                                           {{"fieldManager",
-                                             "Required value: is required for "
-                                             "apply patch"}}));
+  if (auto problem = checkWriteQuery(request, "PatchOptions")) {
+    respondError(exchange, *problem);
     return;
   }
   std::vector<std::string> warnings;

@@ -3,6 +3,7 @@
 #include "api/core/validation.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/object_meta.h"
+#include "apiserver/rest/query.h"
 #include "apiserver/rest/request.h"
 #include "apiserver/table/table.h"
 
@@ -93,18 +94,15 @@ void Handler::list(const http::Request& request, const Target& target, http::Exc
     exchange.respond(selection.error().toResponse());
     return;
   }
-  size_t limit = 0;
-  if (request.hasParam("limit")) {
-    try {
-      long long value = std::stoll(request.param("limit"));
-      limit = value > 0 ? static_cast<size_t>(value) : 0;
-    } catch (const std::exception&) {
-      exchange.respond(errors::badRequest("limit: not an integer").toResponse());
-      return;
-    }
+  auto query = listOptions(request);
+  if (!query) {
+    exchange.respond(query.error().toResponse());
+    return;
   }
+  // A limit of zero or less lists everything, as the storage layer reads it.
+  size_t limit = query->limit > 0 ? static_cast<size_t>(query->limit) : 0;
   std::string startAfter;
-  if (std::string token = request.param("continue"); !token.empty()) {
+  if (const std::string& token = query->continueToken; !token.empty()) {
     auto decoded = decodeContinue(token);
     if (!decoded) {
       exchange.respond(decoded.error().toResponse());
@@ -158,18 +156,20 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
     exchange.respond(selection.error().toResponse());
     return;
   }
-  std::string rv = request.param("resourceVersion");
-  const bool bookmarks = request.param("allowWatchBookmarks") == "true";
-  const bool initialEvents = request.param("sendInitialEvents") == "true";
+  auto query = listOptions(request);
+  if (!query) {
+    exchange.respond(query.error().toResponse());
+    return;
+  }
+  const std::string& rv = query->resourceVersion;
+  const bool bookmarks = query->allowWatchBookmarks;
+  const bool initialEvents = query->sendInitialEvents.value_or(false);
+  // timeoutSeconds=0 or absent: the server's own timeout (get.go serveWatch); a negative one
+  // has already expired.
   auto timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(options_.defaultWatchTimeout);
-  if (request.hasParam("timeoutSeconds")) {
-    try {
-      timeout = std::chrono::seconds(std::max(0LL, std::stoll(request.param("timeoutSeconds"))));
-    } catch (const std::exception&) {
-      exchange.respond(errors::badRequest("timeoutSeconds: not an integer").toResponse());
-      return;
-    }
+  if (query->timeoutSeconds && *query->timeoutSeconds != 0) {
+    timeout = std::chrono::seconds(std::max<int64_t>(0, *query->timeoutSeconds));
   }
   int64_t from = 0;
   bool listFirst = rv.empty() || rv == "0" || initialEvents;

@@ -100,24 +100,82 @@ std::string randomSuffix() {
   return out;
 }
 
+namespace {
+
+// What schema.ParseGroupVersion makes of an apiVersion: "v1" is a version of the core group.
+std::pair<std::string, std::string> splitApiVersion(const std::string& apiVersion) {
+  size_t slash = apiVersion.find('/');
+  if (slash == std::string::npos) return {"", apiVersion};
+  return {apiVersion.substr(0, slash), apiVersion.substr(slash + 1)};
+}
+
+std::string joinApiVersion(const std::string& group, const std::string& version) {
+  return group.empty() ? version : group + "/" + version;
+}
+
+// The Go package a built-in kind's internal type lives in (pkg/apis/core, pkg/apis/apps, ...),
+// as scheme conversion errors name it.
+std::string internalPackage(const std::string& group) {
+  return group.empty() ? "core" : group.substr(0, group.find('.'));
+}
+
+}  // namespace
+
+std::optional<ApiError> decodeTypeMeta(const Resource& resource, Json& body) {
+  const std::string givenKind = stringAt(body, "kind");
+  const std::string givenApiVersion = stringAt(body, "apiVersion");
+  // json.Serializer.Decode fills what the body leaves out from the endpoint's group, version and
+  // kind (gvkWithDefaults in apimachinery pkg/runtime/serializer/json/json.go).
+  auto [group, version] = splitApiVersion(givenApiVersion);
+  std::string kind = givenKind.empty() ? resource.kind : givenKind;
+  if (version.empty() && (group.empty() || group == resource.group)) {
+    group = resource.group;
+    version = resource.version;
+  }
+  const std::string apiVersion = joinApiVersion(group, version);
+  // The version check of apiserver pkg/endpoints/handlers/create.go and update.go.
+  auto versionMismatch = [&](const std::string& data) {
+    return errors::badRequest("the API version in the data (" + data +
+                              ") does not match the expected API version (" +
+                              resource.apiVersion() + ")");
+  };
+  if (resource.custom) {
+    // Custom resources decode into unstructured objects, which keep only what the body says:
+    // no kind is unstructuredJSONScheme.Decode's MissingKindErr (apimachinery
+    // pkg/apis/meta/v1/unstructured/helpers.go) wrapped by transformDecodeError (apiserver
+    // pkg/endpoints/handlers/rest.go); a missing apiVersion reaches create.go's check empty.
+    if (givenKind.empty()) {
+      return errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a " +
+                                resource.kind + ": Object 'Kind' is missing in '" +
+                                api::dumpJson(body) + "'");
+    }
+    if (givenApiVersion != resource.apiVersion()) return versionMismatch(givenApiVersion);
+    if (givenKind != resource.kind) {
+      // apiextensions-apiserver pkg/registry/customresource/validator.go ValidateTypeMeta.
+      return errors::invalid(
+          resource, name(body),
+          {{"kind", api::fielderr::invalid(Json(givenKind), "must be " + resource.kind)}});
+    }
+    return std::nullopt;
+  }
+  if (kind != resource.kind) {
+    // The versioning codec converts the decoded kind into the endpoint's internal type, which
+    // has no conversion from another kind (apimachinery pkg/conversion/converter.go Convert).
+    return errors::badRequest(kind + " in version \"" + version + "\" cannot be handled as a " +
+                              resource.kind + ": converting (" + version + "." + kind + ") to (" +
+                              internalPackage(resource.group) + "." + resource.kind +
+                              "): unknown conversion");
+  }
+  if (apiVersion != resource.apiVersion()) return versionMismatch(apiVersion);
+  body["apiVersion"] = resource.apiVersion();
+  body["kind"] = resource.kind;
+  return std::nullopt;
+}
+
 std::optional<ApiError> checkTypeAndScope(const Resource& resource, Json& body,
                                           std::string_view ns) {
   if (!body.is_object()) return errors::badRequest("the request body must be a JSON object");
-  std::string apiVersion = stringAt(body, "apiVersion");
-  std::string kind = stringAt(body, "kind");
-  if (kind.empty()) return errors::badRequest("Object 'Kind' is missing in the request body");
-  if (apiVersion.empty()) {
-    return errors::badRequest("Object 'apiVersion' is missing in the request body");
-  }
-  if (apiVersion != resource.apiVersion()) {
-    return errors::badRequest("the API version in the data (" + apiVersion +
-                              ") does not match the expected API version (" +
-                              resource.apiVersion() + ")");
-  }
-  if (kind != resource.kind) {
-    return errors::badRequest("the kind in the data (" + kind +
-                              ") does not match the expected kind (" + resource.kind + ")");
-  }
+  if (auto problem = decodeTypeMeta(resource, body); problem) return problem;
   Json& m = body["metadata"];
   if (!m.is_object()) {
     if (!m.is_null()) return errors::badRequest("metadata: must be an object");

@@ -26,7 +26,11 @@ std::string newUid();
 // Five characters from kube's alphabet for generateName (no vowels, no confusable digits).
 std::string randomSuffix();
 
-// apiVersion/kind must name the resource; the namespace is filled from the URL or must match it.
+// A request body's apiVersion and kind, read as kube-apiserver's decoder reads them: built-in
+// kinds take what the body leaves out from the endpoint; custom resources must name their kind.
+// A mismatch is kube's 400 (or 422 for a custom resource's kind).
+std::optional<ApiError> decodeTypeMeta(const Resource& resource, api::Json& body);
+// decodeTypeMeta; the namespace is filled from the URL or must match it.
 std::optional<ApiError> checkTypeAndScope(const Resource& resource, api::Json& body,
                                           std::string_view ns);
 // No finalizer may be added once deletion started.

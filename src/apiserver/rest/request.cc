@@ -5,6 +5,7 @@
 #include "api/json_parse.h"
 #include "api/yaml.h"
 #include "apiserver/protobuf/protobuf.h"
+#include "apiserver/rest/query.h"
 
 namespace nodewright::apiserver::rest {
 
@@ -64,6 +65,8 @@ WriteOptions writeOptions(const http::Request& request, std::vector<std::string>
 }
 
 ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
+  // apiserver handlers/delete.go reads a DeleteOptions body when there is one and the query
+  // parameters only when there is none.
   DeleteOptions options;
   Json body = Json::object();
   if (!request.body.empty()) {
@@ -73,36 +76,65 @@ ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
       return tl::unexpected(errors::badRequest("the DeleteOptions body is not an object"));
     }
     body = std::move(*parsed);
+  } else {
+    auto grace = int64Param(request, "gracePeriodSeconds");
+    if (!grace) return tl::unexpected(grace.error());
+    if (*grace) body["gracePeriodSeconds"] = **grace;
+    if (auto orphan = boolParam(request, "orphanDependents")) body["orphanDependents"] = *orphan;
+    if (auto policy = firstParam(request, "propagationPolicy")) body["propagationPolicy"] = *policy;
+    auto dryRun = request.query.equal_range("dryRun");
+    for (auto it = dryRun.first; it != dryRun.second; ++it) {
+      body["dryRun"].push_back(it->second);
+    }
   }
-  auto dryRun = body.value("dryRun", Json::array());
-  options.dryRun =
-      request.param("dryRun") == "All" ||
-      (dryRun.is_array() && std::find(dryRun.begin(), dryRun.end(), Json("All")) != dryRun.end());
   if (auto g = body.find("gracePeriodSeconds"); g != body.end() && g->is_number_integer()) {
     options.gracePeriodSeconds = g->get<int64_t>();
   }
-  if (request.hasParam("gracePeriodSeconds")) {
-    try {
-      options.gracePeriodSeconds = std::stoll(request.param("gracePeriodSeconds"));
-    } catch (const std::exception&) {
-      return tl::unexpected(errors::badRequest("gracePeriodSeconds: not an integer"));
+  // validation.ValidateDeleteOptions (apimachinery pkg/apis/meta/v1/validation/validation.go).
+  api::FieldErrors problems;
+  const Json* policy = body.contains("propagationPolicy") && body["propagationPolicy"].is_string()
+                           ? &body["propagationPolicy"]
+                           : nullptr;
+  const bool orphanSet = body.contains("orphanDependents") && body["orphanDependents"].is_boolean();
+  if (orphanSet && policy) {
+    problems.push_back({"propagationPolicy",
+                        api::fielderr::invalid(*policy, "orphanDependents and deletionPropagation "
+                                                        "cannot be both set")});
+  }
+  const std::string policyName = policy ? policy->get<std::string>() : std::string();
+  if (policy && policyName != "Foreground" && policyName != "Background" &&
+      policyName != "Orphan") {
+    problems.push_back(
+        {"propagationPolicy",
+         api::fielderr::unsupported(*policy, {"Foreground", "Background", "Orphan", "nil"})});
+  }
+  std::vector<std::string> dryRun;
+  if (const Json& list = body.value("dryRun", Json::array()); list.is_array()) {
+    for (const auto& value : list) {
+      dryRun.push_back(value.is_string() ? value.get<std::string>() : value.dump());
     }
   }
-  std::string policy = request.param("propagationPolicy");
-  if (policy.empty()) policy = body.value("propagationPolicy", "");
-  if (body.value("orphanDependents", false) || request.param("orphanDependents") == "true") {
-    policy = "Orphan";
+  for (const auto& value : dryRun) {
+    if (value != "All") {
+      std::string rendered = "[]string{";
+      for (size_t i = 0; i < dryRun.size(); ++i) {
+        rendered += (i > 0 ? ", " : "") + api::dumpJson(Json(dryRun[i]));
+      }
+      problems.push_back({"dryRun", "Unsupported value: " + rendered +
+                                        "}: supported values: \"All\""});
+      break;
+    }
   }
-  if (policy == "Orphan") {
+  if (!problems.empty()) return tl::unexpected(invalidOptions("DeleteOptions", problems));
+  options.dryRun = !dryRun.empty();
+  if (orphanSet && body["orphanDependents"].get<bool>()) {
     options.propagation = Propagation::Orphan;
-  } else if (policy == "Foreground") {
+  } else if (policyName == "Orphan") {
+    options.propagation = Propagation::Orphan;
+  } else if (policyName == "Foreground") {
     options.propagation = Propagation::Foreground;
-  } else if (policy == "Background") {
+  } else if (policyName == "Background") {
     options.propagation = Propagation::Background;
-  } else if (!policy.empty()) {
-    return tl::unexpected(errors::badRequest("propagationPolicy: Unsupported value: \"" + policy +
-                                             "\": supported values: \"Foreground\", "
-                                             "\"Background\", \"Orphan\""));
   }
   const Json preconditions = body.value("preconditions", Json::object());
   options.preconditionUid = preconditions.value("uid", "");
