@@ -24,7 +24,7 @@ struct DriftCheck {
   std::string name;
   bool drifted = false;
   // The condition's reason when drifted: NodePoolDrifted, RequirementsDrifted,
-  // NodeClassDrifted, AMIDrifted, SubnetDrifted, SecurityGroupDrifted.
+  // NodeClassDrifted, AMIDrifted, SubnetDrifted, SecurityGroupDrifted, NetworkInterfaceDrifted.
   std::string reason;
   // The fields that differ, with the value the node was launched with and the value now.
   std::vector<api::reflect::FieldDiff> changes;

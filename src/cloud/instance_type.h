@@ -49,11 +49,15 @@ struct InstanceType {
   double cheapestAvailablePrice() const;
 };
 
-// A type the provider left out for a node class, and why ("m5.large: 4 network interfaces on
-// card 0, the type allows 3"), so users can be told.
+// A type the provider left out for a node class, and why ("4 network interfaces on network card
+// 0, m5.large allows 3"), so users can be told (`nodewright explain-types`, the provisioner's
+// FailedScheduling events).
 struct Exclusion {
   std::string instanceType;
   std::string reason;
+  // The rule that left it out, worded to fit every type it applies to, so exclusions can be
+  // counted by rule (exclusions.h): "cannot carry the node class's network interfaces".
+  std::string rule{};
 };
 
 struct InstanceTypes {

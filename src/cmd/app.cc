@@ -28,6 +28,7 @@ std::unique_ptr<CLI::App> makeApp(Context& ctx, Action& action, GlobalFlags& glo
   addControllerCommand(app, ctx, action);
   addDriftCommands(app, ctx, action);
   addDisruptionCommands(app, ctx, action);
+  addExplainTypesCommand(app, ctx, action);
   addValidateCommand(app, ctx, action);
   addConvertCommand(app, ctx, action);
   addExplainCommand(app, ctx, action);

@@ -44,6 +44,8 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action);
 // `drift explain` and `disruption plan`: read-only looks at what the controllers decide.
 void addDriftCommands(CLI::App& app, Context& ctx, Action& action);
 void addDisruptionCommands(CLI::App& app, Context& ctx, Action& action);
+// `explain-types NODEPOOL`: every instance type, fits or excluded and why.
+void addExplainTypesCommand(CLI::App& app, Context& ctx, Action& action);
 // `status` (alias `view`): the live terminal view of nodes, NodePools and Azure objects.
 void addStatusCommand(CLI::App& app, Context& ctx, Action& action);
 

@@ -59,16 +59,10 @@ class Ec2ClientTest : public ::testing::Test {
     wire_ = std::make_unique<emulators::testing::QueryClient>(server_->url(), clock_);
   }
 
-  // PUT /admin/faults.
+  // PUT /admin/faults, signed.
   void putFaults(const std::string& json) {
-    HttpRequest r;
-    r.method = "PUT";
-    r.url = server_->url() + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body = json;
-    auto response = transport_->send(r, std::chrono::seconds(5));
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+    auto put = emulators::testing::putFaults(*wire_, json);
+    ASSERT_TRUE(put) << put.error().message();
   }
 
   // The world's AL2023 x86_64 EKS image.

@@ -75,14 +75,8 @@ class QueryClientEc2Test : public ::testing::Test {
   }
 
   void putFaults(const std::string& json) {
-    HttpRequest r;
-    r.method = "PUT";
-    r.url = server_->url() + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body = json;
-    auto response = transport_->send(r, 5s);
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+    auto put = emulators::testing::putFaults(*admin_, json);
+    ASSERT_TRUE(put) << put.error().message();
   }
 
   api::Json stats() {

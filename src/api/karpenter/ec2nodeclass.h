@@ -133,7 +133,7 @@ struct AMIStatus {
 const reflect::StructSchema& describe(reflect::Tag<AMIStatus>);
 
 // What one spec.networkInterfaces entry with selectors of its own resolved to, keyed like the
-// spec's list (an unset deviceIndex is the entry's position). A list is filled only for the
+// spec's list (an unset deviceIndex or networkCardIndex is 0, the schema's default). A list is filled only for the
 // selectors the entry has; the others use the node class's. Drift compares the instance's
 // interface on the same (networkCardIndex, deviceIndex) against it.
 struct NetworkInterfaceStatus {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cloud/exclusions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
 
 namespace nodewright::controllers::provisioning {
@@ -140,13 +141,29 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
     return summary;
   }
   std::map<std::string, std::vector<cloud::InstanceType>> typesByPool;
+  // Why each pool's cloud left types out, said in every FailedScheduling event: a pod that fits
+  // none of the offered types often fits one the node class excluded.
+  // Three pools at most keep the message readable (and under kube's 1 KiB event note).
+  constexpr size_t kPoolsNamed = 3;
+  std::string exclusions;
+  size_t poolsExcluding = 0;
   for (const auto& [name, pool] : snapshot.nodePools()) {
     auto types = cloud_.instanceTypes(*pool);
     if (!types) {
       context.log().warn("nodepool {}: no instance types: {}", name, types.error().message());
       continue;
     }
+    const size_t total = types->compatible.size() + types->excluded.size();
+    if (std::string why = cloud::describeExclusions(types->excluded, total, 2); !why.empty()) {
+      if (++poolsExcluding <= kPoolsNamed) {
+        exclusions += fmt::format("; nodepool {}: {}", name, why);
+      }
+    }
     typesByPool[name] = std::move(types->compatible);
+  }
+  if (poolsExcluding > kPoolsNamed) {
+    exclusions += fmt::format("; {} more nodepools exclude instance types",
+                              poolsExcluding - kPoolsNamed);
   }
   const scheduling::Input input = snapshot.input(typesByPool);
   const auto start = clock_.steadyNow();
@@ -160,7 +177,7 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   createClaims(snapshot, results, context, summary);
   for (const auto& [key, why] : results.errors) {
     podEvent(snapshot, key, runtime::EventType::Warning, "FailedScheduling",
-             "Failed to schedule pod, " + why);
+             "Failed to schedule pod, " + why + exclusions);
   }
   context.log().info(
       "scheduled {} pending pods in {:.3f}s: {} on existing nodes or in-flight claims, {} "

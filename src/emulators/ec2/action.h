@@ -49,5 +49,8 @@ void addDescribeActions(ActionTable& table);
 void addLaunchTemplateActions(ActionTable& table);
 // RunInstances, CreateFleet, DescribeInstances, TerminateInstances, CreateTags, DeleteTags.
 void addInstanceActions(ActionTable& table);
+// DetachNetworkInterface: takes a secondary interface off a running instance out of band, as
+// an operator (or a bug) would, so drift of a node's interfaces can be shown.
+void addInterfaceActions(ActionTable& table);
 
 }  // namespace nodewright::emulators::ec2

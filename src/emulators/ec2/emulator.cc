@@ -132,6 +132,7 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
   addDescribeActions(actions_);
   addLaunchTemplateActions(actions_);
   addInstanceActions(actions_);
+  addInterfaceActions(actions_);
 }
 
 std::string Ec2Emulator::nextRequestId() {
@@ -144,10 +145,16 @@ std::string Ec2Emulator::nextRequestId() {
 }
 
 http::Response Ec2Emulator::serve(const http::Request& request) {
-  if (auto admin = engine_.admin().serve(request)) {
-    return std::move(*admin);
-  }
   const std::string requestId = nextRequestId();
+  if (AdminApi::handles(request.path)) {
+    // The admin API changes what EC2 answers (faults, capacity) and shows every caller's
+    // requests: it takes the same SigV4 signature as the EC2 API, checked before anything runs.
+    if (auto identity = authenticate(request, "ec2"); !identity) {
+      engine_.stats().recordRequest("admin", identity.error().code);
+      return ec2Error(identity.error(), requestId);
+    }
+    return std::move(*engine_.admin().serve(request));
+  }
   if (request.header("x-amz-target").starts_with(kSsmTargetPrefix)) {
     return serveSsmRequest(request, requestId);
   }

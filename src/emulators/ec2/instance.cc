@@ -68,7 +68,7 @@ void renderInterface(pugi::xml_node item, const Resource& r, const InstanceAttri
   addBool(item, "sourceDestCheck", true);
   renderGroups(item, ni.groups);
   pugi::xml_node attachment = addElement(item, "attachment");
-  addText(attachment, "attachmentId", "eni-attach-" + ni.id.substr(ni.id.find('-') + 1));
+  addText(attachment, "attachmentId", attachmentIdOf(ni));
   addInt(attachment, "deviceIndex", ni.deviceIndex);
   addText(attachment, "status",
           r.state == instance_state::kShuttingDown ? "detaching" : "attached");
@@ -158,6 +158,10 @@ void renderStateReason(pugi::xml_node item, const Resource& r) {
 }
 
 }  // namespace
+
+std::string attachmentIdOf(const InstanceInterface& ni) {
+  return "eni-attach-" + ni.id.substr(ni.id.find('-') + 1);
+}
 
 int instance_state::code(std::string_view state) {
   if (state == kPending) {

@@ -58,6 +58,10 @@ struct InstanceInterface {
   std::string macAddress;
 };
 
+// The attachment of `ni` to its instance as DescribeInstances shows it and
+// DetachNetworkInterface names it: "eni-attach-" and the interface id's hex digits.
+std::string attachmentIdOf(const InstanceInterface& ni);
+
 struct InstanceVolume {
   std::string deviceName;
   std::string volumeId;

@@ -30,11 +30,11 @@ http::Response methodNotAllowed(std::string allow) {
   return r;
 }
 
-bool isAdminPath(std::string_view path) {
+}  // namespace
+
+bool AdminApi::handles(std::string_view path) {
   return path == kPrefix || (path.starts_with(kPrefix) && path[kPrefix.size()] == '/');
 }
-
-}  // namespace
 
 AdminApi::AdminApi(Faults& faults, Stats& stats, ResourceStore& store)
     : faults_(faults), stats_(stats), store_(store) {}
@@ -49,7 +49,7 @@ bool AdminApi::handle(const http::Request& request, http::Exchange& exchange) {
 }
 
 std::optional<http::Response> AdminApi::serve(const http::Request& request) {
-  if (!isAdminPath(request.path)) {
+  if (!handles(request.path)) {
     return std::nullopt;
   }
   std::string_view path = request.path;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include "http/server.h"
 
@@ -20,6 +21,10 @@ class Stats;
 class AdminApi {
  public:
   AdminApi(Faults& faults, Stats& stats, ResourceStore& store);
+
+  // True for /admin and /admin/*: the paths serve() answers. A front end that authenticates
+  // its callers checks this first, so no admin request runs unauthenticated.
+  static bool handles(std::string_view path);
 
   // Answers /admin and /admin/* and returns true; false for any other path, untouched.
   bool handle(const http::Request& request, http::Exchange& exchange);

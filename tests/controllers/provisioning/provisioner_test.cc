@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "controllers/provisioning/scheduling/fixture.h"
+#include "runtime/events.h"
 #include "support/apiserver/test_server.h"
 #include "support/cloud/fake_cloud_provider.h"
 #include "support/kube/rest_config.h"
@@ -142,6 +143,44 @@ TEST_F(ProvisionerTest, NothingPendingIsAQuietPass) {
   EXPECT_EQ(summary.pendingPods, 0u);
   EXPECT_TRUE(summary.createdNodeClaims.empty());
   EXPECT_TRUE(storedClaims().empty());
+}
+
+// A pod too big for every offered type: its FailedScheduling event names why the cloud left the
+// other types out, with the most frequent rule first and one type's own reason as an example.
+TEST_F(ProvisionerTest, FailedSchedulingNamesTheTopExclusionReasons) {
+  cloud_.setExclusions(
+      {{"x.large", "4 network interfaces on network card 0, x.large allows 3",
+        "cannot carry the network interfaces asked for"},
+       {"x.2xlarge", "4 network interfaces on network card 0, x.2xlarge allows 3",
+        "cannot carry the network interfaces asked for"},
+       {"z.large", "z.large is not offered in the node class's zones (us-east-1a)",
+        "not offered in the node class's zones"}});
+  runtime::EventRecorderOptions events;
+  events.component = "provisioner";
+  runtime::EventRecorder recorder(*client_, clock_, events);
+  Provisioner provisioner(*client_, cloud_, clock_, &recorder, metrics_, options_);
+  addPending("huge", "64");
+  runtime::Context context(clock_, clock_.steadyNow() + 1min, {}, spdlog::default_logger(),
+                           Provisioner::kSingletonKey);
+  auto summary = provisioner.provision(caches_, context);
+  ASSERT_TRUE(summary) << summary.error().message();
+  EXPECT_EQ(summary->unschedulable, 1u);
+  recorder.flush();
+  auto events = kube::Typed<api::corev1::Event>(*client_).list("");
+  ASSERT_TRUE(events) << events.error().describe();
+  std::string message;
+  for (const auto& e : *events) {
+    if (e.involvedObject.name == "huge" && e.reason == "FailedScheduling") {
+      message = e.message;
+    }
+  }
+  ASSERT_FALSE(message.empty());
+  EXPECT_NE(message.find("; nodepool default: 3 of 5 instance types excluded: 2 cannot carry the "
+                         "network interfaces asked for (e.g. 4 network interfaces on network "
+                         "card 0, x.2xlarge allows 3); 1 not offered in the node class's zones "
+                         "(e.g. z.large is not offered in the node class's zones (us-east-1a))"),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

@@ -29,7 +29,6 @@ class Ec2FaultsWireTest : public ::testing::Test {
     request.target = "/admin/faults";
     request.body = json;
     request.contentType = "application/json";
-    request.signing = Signing::None;
     auto response = client_->send(request);
     EXPECT_TRUE(response) << response.error().message();
     return response ? *response : WireResponse{};

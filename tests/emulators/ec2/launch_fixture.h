@@ -32,6 +32,7 @@ class LaunchWorld {
     addDescribeActions(table_);
     addLaunchTemplateActions(table_);
     addInstanceActions(table_);
+    addInterfaceActions(table_);
     engine().latency().set(std::string(kLaunchOp), Latency::fixed(kLaunchLatency));
     engine().latency().set(std::string(kTerminateOp), Latency::fixed(kTerminateLatency));
   }

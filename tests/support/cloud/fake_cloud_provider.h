@@ -94,6 +94,7 @@ class FakeCloudProvider final : public CloudProvider {
     std::lock_guard lock(mu_);
     InstanceTypes out;
     out.compatible = types_;
+    out.excluded = excluded_;
     return out;
   }
 
@@ -135,6 +136,12 @@ class FakeCloudProvider final : public CloudProvider {
   void setInstanceTypes(std::vector<InstanceType> types) {
     std::lock_guard lock(mu_);
     types_ = std::move(types);
+  }
+
+  // What instanceTypes() says it left out, for every NodePool.
+  void setExclusions(std::vector<Exclusion> excluded) {
+    std::lock_guard lock(mu_);
+    excluded_ = std::move(excluded);
   }
 
   // The next create fails with `error`; sticky: every create until clearCreateError().
@@ -197,6 +204,7 @@ class FakeCloudProvider final : public CloudProvider {
   Machine machine_;  // the template of launched machines
   std::map<std::string, Machine> machines_;
   std::vector<InstanceType> types_;
+  std::vector<Exclusion> excluded_;
   std::map<std::string, std::string> byClaim_;  // claim uid -> provider ID
   std::vector<std::string> calls_;
   std::optional<core::Error> createError_;

@@ -46,6 +46,18 @@ core::Result<api::Json> adminStats(QueryClient& client) {
   return stats;
 }
 
+core::Status putFaults(QueryClient& client, const std::string& json) {
+  auto response = client.admin("PUT", "/admin/faults", json);
+  if (!response) {
+    return core::fail(response.error());
+  }
+  if (response->status != 200) {
+    return core::fail(core::Error::internal(
+        fmt::format("PUT /admin/faults: {} {}", response->status, response->body)));
+  }
+  return core::ok();
+}
+
 int64_t liveCount(const api::Json& stats, const std::string& type) {
   if (!stats.contains("live") || !stats["live"].contains(type)) {
     return 0;

@@ -35,6 +35,8 @@ core::Result<std::unique_ptr<ec2::Ec2Server>> startEc2(const core::Clock& clock,
 
 // GET /admin/stats as JSON.
 core::Result<api::Json> adminStats(QueryClient& client);
+// PUT /admin/faults with `json`, signed; an error unless the emulator answered 200.
+core::Status putFaults(QueryClient& client, const std::string& json);
 // stats["live"][type], 0 when absent.
 int64_t liveCount(const api::Json& stats, const std::string& type);
 

@@ -112,7 +112,16 @@ core::Result<WireResponse> QueryClient::get(std::string_view target) {
   request.method = "GET";
   request.target = std::string(target);
   request.contentType.clear();
-  request.signing = Signing::None;
+  return send(request);
+}
+
+core::Result<WireResponse> QueryClient::admin(std::string method, std::string target,
+                                              std::string json) {
+  RawRequest request;
+  request.method = std::move(method);
+  request.target = std::move(target);
+  request.body = std::move(json);
+  request.contentType = "application/json";
   return send(request);
 }
 

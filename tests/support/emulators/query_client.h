@@ -62,8 +62,10 @@ class QueryClient {
   // POST Action=<action>&Version=2016-11-15&<params>, signed.
   core::Result<WireResponse> call(std::string_view action, const aws::ParamPairs& params = {});
   core::Result<WireResponse> send(const RawRequest& request);
-  // An unsigned GET, for /admin/*.
+  // A signed GET, for /admin/* (the EC2 emulator's admin API takes SigV4 like its API).
   core::Result<WireResponse> get(std::string_view target);
+  // A signed request with a JSON body, for PUT /admin/faults.
+  core::Result<WireResponse> admin(std::string method, std::string target, std::string json);
 
   void setCredentials(aws::sigv4::Credentials credentials) {
     credentials_ = std::move(credentials);

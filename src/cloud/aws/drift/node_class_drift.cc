@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "api/labels.h"
+#include "cloud/aws/drift/interface_layout.h"
 #include "cloud/aws/drift/network_drift.h"
+#include "cloud/aws/networkinterface/slot.h"
 #include "cloud/well_known_labels.h"
 
 namespace nodewright::cloud::aws {
@@ -25,6 +27,7 @@ InstanceFacts::InstanceFacts(const sdk::Instance& instance)
     InterfaceFacts facts;
     facts.networkCardIndex = ni.networkCardIndex;
     facts.deviceIndex = ni.deviceIndex;
+    facts.interfaceType = ni.interfaceType;
     facts.subnetId = ni.subnetId;
     facts.securityGroupIds = ni.groupIds;
     if (ni.networkCardIndex == 0 && ni.deviceIndex == 0) {
@@ -63,8 +66,10 @@ NodeClassDriftContext nodeClassDriftContext(const EC2NodeClass& nodeClass,
     const api::karpenter::NetworkInterface& ni = specInterfaces[i];
     NodeClassDriftContext::Interface entry;
     entry.index = i;
-    entry.networkCardIndex = ni.networkCardIndex.value_or(0);
-    entry.deviceIndex = ni.deviceIndex.value_or(static_cast<int32_t>(i));
+    const InterfaceSlot slot = slotOf(ni);
+    entry.networkCardIndex = slot.card;
+    entry.deviceIndex = slot.device;
+    entry.interfaceType = ni.interfaceType.empty() ? "interface" : ni.interfaceType;
     entry.ownSubnets = !ni.subnetSelectorTerms.empty();
     entry.ownSecurityGroups = !ni.securityGroupSelectorTerms.empty();
     for (const auto& resolved : status.networkInterfaces) {
@@ -208,12 +213,15 @@ std::vector<DriftCheck> nodeClassDrift(const NodeClaim& claim, const NodeClassDr
                                 api::karpenter::kNodeClassHashVersionAnnotation,
                                 api::karpenter::kNodeClassStaticAnnotation};
   std::vector<DriftCheck> checks;
-  checks.reserve(4 + 2 * context.interfaces.size());
+  checks.reserve(5 + 2 * context.interfaces.size());
   checks.push_back(hashDrift("NodeClass", "NodeClassDrifted", claim.metadata.annotations, keys,
                              context.hash, context.nodeClass->spec, "spec", policy.version,
                              context.diffs.get()));
   checks.push_back(amiDrift(claim, context, instance));
   drift::appendNetworkDrift(context, instance, checks);
+  if (!context.interfaces.empty()) {
+    checks.push_back(drift::interfaceLayoutDrift(context, instance));
+  }
   return checks;
 }
 

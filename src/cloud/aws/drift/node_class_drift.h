@@ -24,6 +24,7 @@ namespace nodewright::cloud::aws {
 struct InterfaceFacts {
   int networkCardIndex = 0;
   int deviceIndex = 0;
+  std::string interfaceType;  // EC2's word: "interface", "efa", "efa-only", "trunk", ...
   std::string subnetId;
   std::vector<std::string> securityGroupIds;
 };
@@ -59,7 +60,8 @@ struct NodeClassDriftContext {
   struct Interface {
     size_t index = 0;  // in spec.networkInterfaces
     int networkCardIndex = 0;
-    int deviceIndex = 0;  // unset: the entry's position, as the launch template numbers it
+    int deviceIndex = 0;  // unset: 0, as the launch template numbers it (slot.h)
+    std::string interfaceType;  // "interface" when the spec leaves it empty
     bool ownSubnets = false;
     bool ownSecurityGroups = false;
     bool resolved = false;  // status.networkInterfaces has its entry
@@ -96,7 +98,9 @@ NodeClassDriftContext nodeClassDriftContext(const api::karpenter::EC2NodeClass& 
 // The checks, always all of them and in this order, so `drift explain` lists each with pass or
 // fail: "NodeClass" (NodeClassDrifted), "AMI" (AMIDrifted), "Subnet" (SubnetDrifted),
 // "SecurityGroups" (SecurityGroupDrifted), then for each network interface with selectors of
-// its own "NetworkInterfaces[i].Subnet" and/or "NetworkInterfaces[i].SecurityGroups".
+// its own "NetworkInterfaces[i].Subnet" and/or "NetworkInterfaces[i].SecurityGroups", then,
+// when the node class lists network interfaces, "NetworkInterfaces" (NetworkInterfaceDrifted):
+// the instance's live interfaces against the list (drift/interface_layout.h).
 //
 // AMI: the claim's image must be the first of status.amis whose requirements its labels meet,
 // the one a launch would pick now (Karpenter's amiDrifted). Subnet: each of the instance's

@@ -9,6 +9,7 @@
 
 #include "aws/error_class.h"
 #include "cloud/aws/networkinterface/compatibility.h"
+#include "cloud/aws/networkinterface/slot.h"
 #include "cloud/aws/nodeclass/lookup.h"
 
 namespace nodewright::cloud::aws {
@@ -35,7 +36,8 @@ std::string cacheKey(const InstanceTypeSettings& settings,
   }
   key += '|';
   for (const auto& iface : interfaces) {
-    fmt::format_to(std::back_inserter(key), "{}:{},", iface.networkCardIndex.value_or(0),
+    const InterfaceSlot slot = slotOf(iface);
+    fmt::format_to(std::back_inserter(key), "{}:{}:{},", slot.card, slot.device,
                    iface.interfaceType);
   }
   key += '|';
@@ -238,13 +240,18 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
     int efaRequested) {
   Entry entry;
   auto types = std::make_shared<cloud::InstanceTypes>();
-  auto exclude = [&](const std::string& type, std::string reason) {
-    types->excluded.push_back(cloud::Exclusion{.instanceType = type, .reason = reason});
+  // The rules, worded to fit every type they exclude, so they can be counted (cloud/exclusions.h).
+  static const std::string kInterfaces = "cannot carry the network interfaces asked for";
+  static const std::string kZones = "not offered in the node class's zones";
+  static const std::string kUnusable = "have no amd64/arm64 architecture or no known pod limit";
+  auto exclude = [&](const std::string& type, std::string reason, const std::string& rule) {
+    types->excluded.push_back(
+        cloud::Exclusion{.instanceType = type, .reason = std::move(reason), .rule = rule});
   };
   for (const sdk::InstanceTypeInfo& info : snap.infos) {
     if (auto reason =
             networkInterfaceIncompatibility(info, nodeClass.spec.networkInterfaces, efaRequested)) {
-      exclude(info.instanceType, std::move(*reason));
+      exclude(info.instanceType, std::move(*reason), kInterfaces);
       continue;
     }
     std::vector<std::string> offered;
@@ -256,12 +263,13 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
       exclude(
           info.instanceType,
           fmt::format("{} is not offered in the node class's zones ({})", info.instanceType,
-                      zones.empty() ? "none resolved" : fmt::format("{}", fmt::join(zones, ", "))));
+                      zones.empty() ? "none resolved" : fmt::format("{}", fmt::join(zones, ", "))),
+          kZones);
       continue;
     }
     auto type = builder.build(info);
     if (!type) {
-      exclude(info.instanceType, type.error().message());
+      exclude(info.instanceType, type.error().message(), kUnusable);
       continue;
     }
     std::vector<size_t> heldBack;

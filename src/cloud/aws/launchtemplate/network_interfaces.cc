@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "cloud/aws/networkinterface/slot.h"
+
 namespace nodewright::cloud::aws {
 namespace {
 
@@ -74,7 +76,8 @@ core::Result<sdk::LaunchTemplateNetworkInterface> listedInterface(
   out.associatePublicIpAddress = ni.associatePublicIPAddress;
   out.deleteOnTermination = ni.deleteOnTermination;
   out.description = ni.description;
-  out.deviceIndex = ni.deviceIndex.value_or(static_cast<int>(i));
+  // Unset is 0, as everywhere (networkinterface/slot.h).
+  out.deviceIndex = slotOf(ni).device;
   if (ni.networkCardIndex) {
     out.networkCardIndex = *ni.networkCardIndex;
   }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "cloud/aws/networkinterface/slot.h"
+
 namespace nodewright::cloud::aws {
 namespace {
 
@@ -36,7 +38,7 @@ std::optional<std::string> checkCards(const sdk::InstanceTypeInfo& type,
   const std::vector<sdk::NetworkCardInfo> cards = cardsOf(type);
   std::map<int, int> perCard;
   for (const api::karpenter::NetworkInterface& iface : ifaces) {
-    const int index = iface.networkCardIndex.value_or(0);
+    const int index = slotOf(iface).card;
     if (findCard(cards, index) == nullptr) {
       return fmt::format("network card {} requested, {} has {}", index, type.instanceType,
                          count(static_cast<int>(cards.size()), "network card"));
@@ -48,6 +50,18 @@ std::optional<std::string> checkCards(const sdk::InstanceTypeInfo& type,
     if (n > allowed) {
       return fmt::format("{} on network card {}, {} allows {}", count(n, "network interface"),
                          index, type.instanceType, allowed);
+    }
+  }
+  // EC2 numbers a card's attachments 0..maximumNetworkInterfaces-1 and refuses a launch whose
+  // DeviceIndex is past that (InvalidParameterValue, "exceeds the maximum number of network
+  // interfaces supported by the network card"), however few interfaces the launch has.
+  for (const api::karpenter::NetworkInterface& iface : ifaces) {
+    const InterfaceSlot slot = slotOf(iface);
+    const int allowed = findCard(cards, slot.card)->maximumNetworkInterfaces;
+    if (slot.device >= allowed) {
+      return fmt::format("device index {} on network card {}, {} allows device indexes {}",
+                         slot.device, slot.card, type.instanceType,
+                         allowed <= 1 ? std::string("0") : fmt::format("0-{}", allowed - 1));
     }
   }
   const int total = static_cast<int>(ifaces.size());

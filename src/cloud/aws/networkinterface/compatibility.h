@@ -16,10 +16,14 @@ namespace nodewright::cloud::aws {
 
 // Why `type` cannot carry `interfaces` plus `efaRequested` EFA devices asked for by pods
 // (vpc.amazonaws.com/efa), as one readable line naming the type ("4 network interfaces on
-// network card 0, m5.large allows 3"); nullopt when it can. The rules, checked in this order:
-//   - a networkCardIndex the type has no card for (an interface without one is on card 0);
-//   - more interfaces on one card than its maximumNetworkInterfaces, or more in all than the
-//     type's maximumNetworkInterfaces;
+// network card 0, m5.large allows 3"); nullopt when it can. Unset indexes are 0 (slot.h). The
+// rules, checked in this order:
+//   - a networkCardIndex the type has no card for;
+//   - more interfaces on one card than its maximumNetworkInterfaces;
+//   - a deviceIndex at or past its card's maximumNetworkInterfaces (EC2 numbers a card's
+//     attachments from 0; "device index 3 on network card 0, m5.large allows device indexes
+//     0-2");
+//   - more interfaces in all than the type's maximumNetworkInterfaces;
 //   - an efa or efa-only interface on a type without EFA support;
 //   - more efa/efa-only interfaces than the type's maximumEfaInterfaces;
 //   - pods asking for EFA devices the type cannot give (no support, or more than

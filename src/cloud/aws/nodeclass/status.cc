@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "cloud/aws/networkinterface/slot.h"
+
 namespace nodewright::cloud::aws::nodeclass {
 namespace {
 
@@ -72,9 +74,10 @@ std::vector<api::karpenter::NetworkInterfaceStatus> interfaceStatuses(
     }
     const api::karpenter::NetworkInterface& ni = spec.networkInterfaces[i];
     api::karpenter::NetworkInterfaceStatus status;
-    // The launch template's defaults (network_interfaces.h): card 0, device at the position.
-    status.networkCardIndex = ni.networkCardIndex.value_or(0);
-    status.deviceIndex = ni.deviceIndex.value_or(static_cast<int32_t>(i));
+    // Numbered as the launch template numbers it (networkinterface/slot.h).
+    const InterfaceSlot slot = slotOf(ni);
+    status.networkCardIndex = slot.card;
+    status.deviceIndex = slot.device;
     if (r.ownSubnets) {
       for (const sdk::Subnet& s : r.subnets) {
         status.subnets.push_back({s.subnetId, s.availabilityZone, s.availabilityZoneId});

@@ -130,14 +130,9 @@ class NodeClassEnv : public ::testing::Test {
   }
 
   void putFaults(const std::string& json) {
-    sdk::HttpRequest r;
-    r.method = "PUT";
-    r.url = ec2Server_->url() + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body = json;
-    auto response = transport_->send(r, std::chrono::seconds(5));
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+    emulators::testing::QueryClient admin(ec2Server_->url(), clock_);
+    auto put = emulators::testing::putFaults(admin, json);
+    ASSERT_TRUE(put) << put.error().message();
   }
 
   core::FakeClock clock_;

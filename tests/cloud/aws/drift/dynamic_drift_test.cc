@@ -30,7 +30,9 @@ class DynamicDriftTest : public ::testing::Test {
 
 TEST_F(DynamicDriftTest, AMatchingNodeRunsEveryCheckAndPassesThem) {
   const auto all = checks();
-  EXPECT_EQ(names(all), (std::vector<std::string>{"NodeClass", "AMI", "Subnet", "SecurityGroups"}));
+  // The node class lists interfaces: their live layout is checked last.
+  EXPECT_EQ(names(all), (std::vector<std::string>{"NodeClass", "AMI", "Subnet", "SecurityGroups",
+                                                  "NetworkInterfaces"}));
   EXPECT_EQ(drifted(all), std::vector<std::string>{});
   EXPECT_EQ(all[1].detail, "ami-0amd64 is the AMI resolved for amd64 nodes");
   EXPECT_EQ(all[2].detail, "subnet-a is among the 2 resolved subnets");
@@ -185,7 +187,8 @@ TEST_F(InterfaceDriftTest, EachInterfaceIsCheckedAgainstItsOwnResolution) {
   const auto all = checks();
   EXPECT_EQ(names(all), (std::vector<std::string>{"NodeClass", "AMI", "Subnet", "SecurityGroups",
                                                   "NetworkInterfaces[1].Subnet",
-                                                  "NetworkInterfaces[1].SecurityGroups"}));
+                                                  "NetworkInterfaces[1].SecurityGroups",
+                                                  "NetworkInterfaces"}));
   EXPECT_EQ(drifted(all), std::vector<std::string>{});
   EXPECT_EQ(all[4].detail, "subnet-s1 is among the 2 subnets resolved for it");
   EXPECT_EQ(all[5].detail, "exactly the sg-s resolved for it");

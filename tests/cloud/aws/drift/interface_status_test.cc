@@ -28,10 +28,10 @@ sdk::SecurityGroup group(const std::string& id) {
 TEST(InterfaceStatusTest, ListsOnlyInterfacesWithOwnSelectorsKeyedAsTheTemplateNumbersThem) {
   EC2NodeClassSpec spec;
   spec.networkInterfaces.resize(4);
-  // 0: the node class's subnets and groups; 1: own subnets at its position (device unset);
-  // 2: own groups on card 1; 3: both.
+  // 0: the node class's subnets and groups; 1: own subnets at device 1; 2: own groups on card 1
+  // (device unset: 0); 3: both.
+  spec.networkInterfaces[1].deviceIndex = 1;
   spec.networkInterfaces[2].networkCardIndex = 1;
-  spec.networkInterfaces[2].deviceIndex = 0;
   spec.networkInterfaces[3].deviceIndex = 7;
   ResolvedNodeClass resolved;
   resolved.interfaces.resize(4);

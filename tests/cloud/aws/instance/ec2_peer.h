@@ -88,14 +88,8 @@ class Ec2Peer {
     if (!body.contains("throttling")) {
       body["throttling"] = false;
     }
-    sdk::HttpRequest r;
-    r.method = "PUT";
-    r.url = url_ + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body = body.dump();
-    auto response = transport_->send(r, std::chrono::seconds(5));
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+    auto put = emulators::testing::putFaults(*wire_, body.dump());
+    ASSERT_TRUE(put) << put.error().message();
   }
 
   api::Json stats() {

@@ -69,16 +69,11 @@ class EmulatedEc2 {
 
   // Every request of `action` fails with `code` (probability 1), or none does (0).
   void failAll(const std::string& action, const std::string& code, double probability = 1) {
-    sdk::HttpRequest r;
-    r.method = "PUT";
-    r.url = server_->url() + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body =
+    auto put = emulators::testing::putFaults(
+        *admin_,
         nlohmann::json{{"errors", {{action, {{{"code", code}, {"probability", probability}}}}}}}
-            .dump();
-    auto response = transport_->send(r, std::chrono::seconds(5));
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+            .dump());
+    ASSERT_TRUE(put) << put.error().message();
   }
 
  private:

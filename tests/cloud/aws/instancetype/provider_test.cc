@@ -96,6 +96,22 @@ TEST_F(InstanceTypeProviderTest, FourInterfacesExcludeM5LargeButNotM5Xlarge) {
   EXPECT_EQ(exclusion(types, "m5.xlarge"), std::nullopt);
 }
 
+// EC2 refuses a device index at or past the card's maximum: a primary plus one interface at
+// device 3 fits m5.xlarge (4 per card) and not m5.large (3), though two interfaces fit both. The
+// result cached for the same list with device 1 must not be reused for device 3.
+TEST_F(InstanceTypeProviderTest, ADeviceIndexPastTheCardExcludesTheType) {
+  NetworkInterface secondary = iface(0);
+  secondary.deviceIndex = 1;
+  nodeClass_.spec.networkInterfaces = {iface(0), secondary};
+  EXPECT_NE(findType(list(), "m5.large"), nullptr);
+  nodeClass_.spec.networkInterfaces[1].deviceIndex = 3;
+  const cloud::InstanceTypes types = list();
+  EXPECT_EQ(findType(types, "m5.large"), nullptr);
+  EXPECT_EQ(exclusion(types, "m5.large"),
+            "device index 3 on network card 0, m5.large allows device indexes 0-2");
+  EXPECT_NE(findType(types, "m5.xlarge"), nullptr);
+}
+
 TEST_F(InstanceTypeProviderTest, EfaInterfaceKeepsOnlyEfaCapableTypes) {
   nodeClass_.spec.networkInterfaces = {iface(0, "efa")};
   const cloud::InstanceTypes types = list();

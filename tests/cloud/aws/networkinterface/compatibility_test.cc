@@ -64,6 +64,12 @@ NetworkInterface iface(std::optional<int32_t> card = std::nullopt, std::string t
   return n;
 }
 
+NetworkInterface at(int32_t card, int32_t device) {
+  NetworkInterface n = iface(card);
+  n.deviceIndex = device;
+  return n;
+}
+
 std::vector<NetworkInterface> repeat(int n, const NetworkInterface& i) {
   return std::vector<NetworkInterface>(static_cast<size_t>(n), i);
 }
@@ -151,6 +157,20 @@ INSTANTIATE_TEST_SUITE_P(
              8,
              "pods request 8 vpc.amazonaws.com/efa, p4d.24xlarge allows 4"},
         Case{"PodEfaOnP5", p5, {}, 32, std::nullopt},
+        // EC2 numbers a card's attachments 0..maximum-1: a device index past that is refused
+        // even when the card has room for the count.
+        Case{"DeviceIndexPastTheCardOnM5Large",
+             m5Large,
+             {at(0, 0), at(0, 3)},
+             0,
+             "device index 3 on network card 0, m5.large allows device indexes 0-2"},
+        Case{"DeviceIndexThreeOnM5Xlarge", m5Xlarge, {at(0, 0), at(0, 3)}, 0, std::nullopt},
+        Case{"DeviceIndexPastAP5Card",
+             p5,
+             {at(0, 0), at(3, 2)},
+             0,
+             "device index 2 on network card 3, p5.48xlarge allows device indexes 0-1"},
+        Case{"LastDeviceIndexOfAP5Card", p5, {at(0, 0), at(3, 1)}, 0, std::nullopt},
         // The card rules come first: the most concrete reason wins.
         Case{"CardRuleBeforeEfaRule",
              m5Large,

@@ -104,14 +104,9 @@ class EmulatedPeer {
   }
 
   void putFaults(const std::string& json) {
-    sdk::HttpRequest r;
-    r.method = "PUT";
-    r.url = server_->url() + "/admin/faults";
-    r.headers.emplace("Content-Type", "application/json");
-    r.body = json;
-    auto response = transport_->send(r, std::chrono::seconds(5));
-    ASSERT_TRUE(response) << response.error().message;
-    ASSERT_EQ(response->status, 200) << response->body;
+    emulators::testing::QueryClient admin(server_->url(), clock_);
+    auto put = emulators::testing::putFaults(admin, json);
+    ASSERT_TRUE(put) << put.error().message();
   }
 
   // Requests of `action` ("DescribeSubnets", "ssm:GetParameter") the emulator answered.
