@@ -24,13 +24,16 @@ quick=false
 jobs=$(nproc)
 fuzz_seconds=${NW_FUZZ_SECONDS:-60}
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says how long the run has taken so far, so a slow CI run shows where the time went.
+step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
+# Most tests wait on servers and emulated time rather than the CPU (the release suite used
+# about half of two cores' time at -j2), so the release tests run two per core.
 
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNW_TESTS=ON -DNW_BENCH=ON >/dev/null
 cmake --build build -j"$jobs"
 step "tests"
-ctest --test-dir build --output-on-failure -j"$jobs" --timeout 600
+ctest --test-dir build --output-on-failure -j"$((jobs * 2))" --timeout 600
 $quick && exit 0
 
 step "fresh clone: scripts/up.sh --demo, kubectl checks, restart"
@@ -69,3 +72,4 @@ done
 step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900
+step "done"
