@@ -260,10 +260,10 @@ api::FieldErrors validateFieldManager(std::string_view fieldManager) {
     if (!isPrint(rune)) {
       problems.push_back(
           {"fieldManager",
-           api::fielderr::invalid(Json(std::string(fieldManager)),
-                                  "invalid character " +
-                                      formatRune(rune, fieldManager.substr(at, i - at)) +
-                                      " (at position " + std::to_string(at) + ")")});
+           // field.Invalid renders a string value with %q, so control characters are escaped.
+           "Invalid value: " + goQuote(fieldManager) + ": invalid character " +
+               formatRune(rune, fieldManager.substr(at, i - at)) + " (at position " +
+               std::to_string(at) + ")"});
     }
   }
   return problems;
