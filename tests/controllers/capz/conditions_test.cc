@@ -1,4 +1,4 @@
-#include "api/capi/conditions.h"
+#include "controllers/capz/conditions.h"
 
 #include <vector>
 
