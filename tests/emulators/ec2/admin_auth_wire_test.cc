@@ -8,6 +8,10 @@
 namespace nodewright::emulators::testing {
 namespace {
 
+// Every DescribeVpcs fails: a fault whose effect shows at once.
+constexpr const char* kFailVpcs =
+    R"({"errors": {"DescribeVpcs": [{"code": "InternalError", "probability": 1}]}})";
+
 class Ec2AdminAuthWireTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,16 +50,15 @@ TEST_F(Ec2AdminAuthWireTest, UnsignedAdminRequestsAreRefused) {
 }
 
 TEST_F(Ec2AdminAuthWireTest, AnUnsignedOrForgedFaultChangeChangesNothing) {
-  const std::string throttleAll = R"({"errors": {"DescribeVpcs": [{"code": "InternalError"}]}})";
-  EXPECT_GE(send("PUT", "/admin/faults", Signing::None, throttleAll).status, 400);
-  EXPECT_GE(send("PUT", "/admin/faults", Signing::WrongSignature, throttleAll).status, 400);
+  EXPECT_GE(send("PUT", "/admin/faults", Signing::None, kFailVpcs).status, 400);
+  EXPECT_GE(send("PUT", "/admin/faults", Signing::WrongSignature, kFailVpcs).status, 400);
   auto vpcs = client_->call("DescribeVpcs");
   ASSERT_TRUE(vpcs) << vpcs.error().message();
   EXPECT_EQ(vpcs->status, 200) << vpcs->body;
 }
 
 TEST_F(Ec2AdminAuthWireTest, SignedAdminRequestsWork) {
-  auto put = putFaults(*client_, R"({"errors": {"DescribeVpcs": [{"code": "InternalError"}]}})");
+  auto put = putFaults(*client_, kFailVpcs);
   ASSERT_TRUE(put) << put.error().message();
   auto vpcs = client_->call("DescribeVpcs");
   ASSERT_TRUE(vpcs) << vpcs.error().message();

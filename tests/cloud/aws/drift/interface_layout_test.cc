@@ -127,12 +127,7 @@ class InterfaceLayoutProviderTest : public ProviderTest {
     start();
     wire_ = std::make_unique<emulators::testing::QueryClient>(server_->url(), core::systemClock());
     nc_ = discoveryNodeClass("default");
-    nc_.spec.networkInterfaces = {interfaceAt(0), interfaceAt(1)};
-    for (auto& ni : nc_.spec.networkInterfaces) {
-      ni.associatePublicIPAddress.reset();
-      ni.associateCarrierIPAddress.reset();
-      ni.ipv6PrefixCount.reset();
-    }
+    nc_.spec.networkInterfaces = {networkInterface(0), networkInterface(1)};
     stack().resolver().invalidate();
     auto resolved = stack().resolver().resolve(nc_);
     ASSERT_TRUE(resolved) << resolved.error().message();
