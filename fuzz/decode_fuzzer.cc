@@ -10,10 +10,11 @@
 #include "api/codec.h"
 #include "api/object.h"
 #include "api/yaml.h"
+#include "core/stack_thread.h"
 
 using namespace nodewright::api;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+static int fuzzOne(const uint8_t* data, size_t size) {
   if (size == 0 || size > 3 * 1024 * 1024) {  // the API server's body limit
     return 0;
   }
@@ -47,5 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     (void)toYaml(encoded);
   }
+  return 0;
+}
+
+// Bodies may nest as deep as kube allows (10,000 levels); decode them on a stack sized for that,
+// as the API server's request threads do.
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  nodewright::core::runWithDeepStack([&] { fuzzOne(data, size); });
   return 0;
 }

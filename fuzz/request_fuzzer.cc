@@ -16,6 +16,7 @@
 #include "apiserver/protobuf/protobuf.h"
 #include "apiserver/rest/request.h"
 #include "apiserver/table/field_selector.h"
+#include "core/stack_thread.h"
 #include "http/server.h"
 
 using nodewright::api::Json;
@@ -34,7 +35,7 @@ const Json& livePod() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+static int fuzzOne(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   static const char* types[] = {"application/json",
                                 "application/yaml",
@@ -76,5 +77,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     default:
       (void)nodewright::api::decodeObject(*body, nodewright::api::builtinRegistry());
   }
+  return 0;
+}
+
+// Bodies may nest as deep as kube allows (10,000 levels); decode them on a stack sized for that,
+// as the API server's request threads do.
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  nodewright::core::runWithDeepStack([&] { fuzzOne(data, size); });
   return 0;
 }

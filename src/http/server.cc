@@ -17,6 +17,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "core/stack_thread.h"
 #include "http/connection_table.h"
 
 namespace nodewright::http {
@@ -239,7 +240,7 @@ class BeastServer : public Server {
 
  private:
   struct Connection {
-    std::thread thread;
+    core::StackThread thread;
     std::shared_ptr<std::atomic<bool>> finished;
   };
   using SlotPtr = ConnectionTable::SlotPtr;
@@ -273,12 +274,18 @@ class BeastServer : public Server {
         return;
       }
       auto finished = std::make_shared<std::atomic<bool>>(false);
-      connections_.push_back(
-          Connection{std::thread([this, s = std::move(socket), slot, finished]() mutable {
-                       serve(std::move(s), slot);
-                       finished->store(true);
-                     }),
-                     finished});
+      // A request thread decodes bodies as deep as kube allows: it gets the stack for them.
+      auto thread = core::StackThread::start(
+          core::kDeepInputStackBytes, [this, s = std::move(socket), slot, finished]() mutable {
+            serve(std::move(s), slot);
+            finished->store(true);
+          });
+      if (!thread) {
+        spdlog::warn("http: connection dropped, error={}", thread.error().message());
+        table_.release(slot);
+        continue;
+      }
+      connections_.push_back(Connection{std::move(*thread), finished});
     }
   }
 
