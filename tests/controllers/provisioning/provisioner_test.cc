@@ -155,9 +155,9 @@ TEST_F(ProvisionerTest, FailedSchedulingNamesTheTopExclusionReasons) {
         "cannot carry the network interfaces asked for"},
        {"z.large", "z.large is not offered in the node class's zones (us-east-1a)",
         "not offered in the node class's zones"}});
-  runtime::EventRecorderOptions events;
-  events.component = "provisioner";
-  runtime::EventRecorder recorder(*client_, clock_, events);
+  runtime::EventRecorderOptions recorderOptions;
+  recorderOptions.component = "provisioner";
+  runtime::EventRecorder recorder(*client_, clock_, recorderOptions);
   Provisioner provisioner(*client_, cloud_, clock_, &recorder, metrics_, options_);
   addPending("huge", "64");
   runtime::Context context(clock_, clock_.steadyNow() + 1min, {}, spdlog::default_logger(),
