@@ -14,6 +14,7 @@
 #include "api/capz/azure_machine.h"
 #include "e2e/capz_fixture.h"
 #include "emulators/arm/types.h"
+#include "support/build_flavor.h"
 
 // Issue 10, story 2: scaling a MachineDeployment from 0 to 200 with concurrency 10 makes all 200
 // AzureMachines VMCreating almost at once, because a reconcile parks the VM's 60 s operation as
@@ -37,21 +38,11 @@ constexpr const char* kVmPutAction = "VirtualMachines_CreateOrUpdate";
 // machine's whole path to VMCreating may take 1.25 s of real time.
 constexpr double kAsyncTimeScale = 4;
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define NW_SCALE_TEST_SANITIZED 1
-#endif
-#endif
 // The bounds are about the controllers, so they are asserted where the binary is optimised. An
 // unoptimised sanitizer build runs some twenty times slower: there the same flow runs with fewer
 // machines, to check it for memory errors, and the figures are only reported.
-#if defined(NDEBUG) && !defined(NW_SCALE_TEST_SANITIZED) && !defined(__SANITIZE_ADDRESS__)
-constexpr bool kBoundsAsserted = true;
-constexpr int kMachines = 200;
-#else
-constexpr bool kBoundsAsserted = false;
-constexpr int kMachines = 40;
-#endif
+constexpr bool kBoundsAsserted = test_support::kOptimisedBuild;
+constexpr int kMachines = kBoundsAsserted ? 200 : 40;
 
 // When each AzureMachine was first seen, first VMCreating, and first ready, from a watch started
 // before the scale-up.

@@ -16,6 +16,7 @@
 
 #include "http/client.h"
 #include "support/apiserver/process.h"
+#include "support/build_flavor.h"
 #include "support/apiserver/test_server.h"
 
 namespace nodewright::apiserver {
@@ -23,8 +24,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr long kRssLimitKib = 300 * 1024;
-constexpr auto kAnswerWithin = 1s;
+// The figures promised (a 4xx within 1 s, RSS under 300 MiB) hold for the optimised build; the
+// sanitizer build checks the same answers with room for its slowness and its quarantine, still
+// far below what a runaway case takes (the billion laughs passed 5 GB).
+constexpr long kRssLimitKib = (test_support::kOptimisedBuild ? 300 : 1500) * 1024;
+constexpr auto kAnswerWithin = test_support::kOptimisedBuild ? 1s : 10s;
 constexpr const char* kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
 std::string repeat(std::string_view s, size_t n) {
