@@ -1,5 +1,6 @@
 #include "api/yaml.h"
 #include "core/stack_thread.h"
+#include "support/text.h"
 
 #include <gtest/gtest.h>
 
@@ -143,14 +144,7 @@ TEST(YamlStrayFlowEntryTest, LeavesCommasInsideValuesAlone) {
 namespace nodewright::api {
 namespace {
 
-std::string repeat(std::string_view s, size_t n) {
-  std::string out;
-  out.reserve(s.size() * n);
-  for (size_t i = 0; i < n; ++i) {
-    out += s;
-  }
-  return out;
-}
+using test_support::repeat;
 
 // Nine levels of nine aliases each: a billion leaves from a few hundred bytes.
 std::string billionLaughs() {
@@ -184,9 +178,11 @@ TEST(YamlLimitsTest, ExpandsModestAliases) {
 }
 
 TEST(YamlLimitsTest, RefusesSelfReferencingAndUnknownAnchors) {
-  EXPECT_EQ(errorOf("a: &x {b: *x}\n"), "line 1, column 11: yaml: anchor 'x' value contains itself");
+  EXPECT_EQ(errorOf("a: &x {b: *x}\n"),
+            "line 1, column 11: yaml: anchor 'x' value contains itself");
   EXPECT_EQ(errorOf("a: &x [*x]\n"), "line 1, column 8: yaml: anchor 'x' value contains itself");
-  EXPECT_EQ(errorOf("a: 1\nb: *nope\n"), "line 2, column 4: yaml: unknown anchor 'nope' referenced");
+  EXPECT_EQ(errorOf("a: 1\nb: *nope\n"),
+            "line 2, column 4: yaml: unknown anchor 'nope' referenced");
 }
 
 TEST(YamlLimitsTest, RefusesNestingDeeperThanTenThousand) {
