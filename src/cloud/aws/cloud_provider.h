@@ -13,7 +13,7 @@
 #include "cloud/aws/drift/node_class_drift.h"
 #include "cloud/aws/instance/instance_provider.h"
 #include "cloud/aws/instancetype/provider.h"
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/template_provider.h"
 #include "cloud/aws/nodeclass/resolver.h"
 #include "cloud/cloud_provider.h"
 

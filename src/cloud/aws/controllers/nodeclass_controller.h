@@ -9,7 +9,7 @@
 
 #include "api/karpenter/ec2nodeclass.h"
 #include "api/karpenter/nodeclaim.h"
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/template_provider.h"
 #include "cloud/aws/nodeclass/resolver.h"
 #include "core/error.h"
 #include "kube/client.h"

@@ -5,7 +5,7 @@
 
 #include "aws/error_class.h"
 #include "cloud/aws/instance/instance_provider.h"
-#include "cloud/aws/launchtemplate/data.h"
+#include "cloud/aws/launch/template_data.h"
 
 // The InstanceProvider's reads and deletes: batched DescribeInstances and TerminateInstances,
 // list by ownership tag, and garbage collection. create() is in instance_provider.cc.

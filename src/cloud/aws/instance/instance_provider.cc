@@ -1,7 +1,5 @@
 #include "cloud/aws/instance/instance_provider.h"
 
-#include "cloud/aws/instancetype/types.h"
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -12,33 +10,13 @@
 #include "api/labels.h"
 #include "aws/error_class.h"
 #include "cloud/aws/instancetype/types.h"
-#include "cloud/aws/launchtemplate/data.h"
-#include "cloud/aws/launchtemplate/network_interfaces.h"
 
-// create(): plan the pools (subnets, capacity type, one template per launch configuration),
-// send one CreateFleet, learn from its errors. get/list/remove/GC are in instance_lookup.cc.
+// create(): plan the launch (launch/plan.h), send one CreateFleet, learn from its errors.
+// get/list/remove/GC are in instance_lookup.cc.
 namespace nodewright::cloud::aws {
 namespace {
 
 constexpr std::string_view kIdempotencyMismatch = "IdempotentParameterMismatch";
-
-// The first image (newest first, as resolved) whose requirements the type's labels meet.
-const ResolvedImage* imageFor(const InstanceType& type, const std::vector<ResolvedImage>& images) {
-  for (const ResolvedImage& image : images) {
-    const bool fits = std::all_of(
-        image.requirements.begin(), image.requirements.end(),
-        [&](const auto& r) { return api::matches(r.key, r.operator_, r.values, type.labels); });
-    if (fits) {
-      return &image;
-    }
-  }
-  return nullptr;
-}
-
-int64_t capacityOf(const InstanceType& type, const std::string& resource) {
-  auto it = type.capacity.find(resource);
-  return it == type.capacity.end() ? 0 : it->second.value();
-}
 
 std::string describeErrors(const std::vector<sdk::FleetError>& errors) {
   std::string out;
@@ -51,14 +29,6 @@ std::string describeErrors(const std::vector<sdk::FleetError>& errors) {
 }
 
 }  // namespace
-
-struct InstanceProvider::Plan {
-  std::string capacityType;
-  std::map<std::string, std::string> subnetByZone;
-  std::map<std::string, std::string> zoneBySubnet;
-  std::vector<TemplateGroup> groups;
-  std::vector<sdk::FleetLaunchTemplateConfig> configs;
-};
 
 InstanceProvider::InstanceProvider(sdk::Ec2Client& ec2, LaunchTemplateProvider& templates,
                                    UnavailableOfferings& unavailable, const core::Clock& clock,
@@ -74,121 +44,15 @@ InstanceProvider::InstanceProvider(sdk::Ec2Client& ec2, LaunchTemplateProvider& 
                  [this](const std::vector<std::string>& ids) { return terminateBatch(ids); }) {}
 
 core::Result<sdk::Instance> InstanceProvider::create(const LaunchRequest& request) {
-  auto planned = plan(request);
+  auto planned = planLaunch(request, templates_, unavailable_);
   if (!planned) {
     return core::fail(planned.error().wrap("launching " + request.claim.metadata.name));
   }
   return launch(request, *planned);
 }
 
-core::Result<InstanceProvider::Plan> InstanceProvider::plan(const LaunchRequest& request) {
-  const api::karpenter::NodeClaim& claim = request.claim;
-  Plan plan;
-  for (const sdk::Subnet& s : request.resolved.subnets) {
-    plan.zoneBySubnet[s.subnetId] = s.availabilityZone;
-    if (claimAllows(claim, kLabelZone, s.availabilityZone) &&
-        !plan.subnetByZone.contains(s.availabilityZone)) {
-      plan.subnetByZone[s.availabilityZone] =
-          roomiestSubnet(request.resolved.subnets, s.availabilityZone)->subnetId;
-    }
-  }
-  if (plan.subnetByZone.empty()) {
-    return core::fail(
-        core::Error::invalid("spec.subnetSelectorTerms: no subnet in a zone the claim allows"));
-  }
-  std::vector<const InstanceType*> types;
-  for (const InstanceType* t : request.instanceTypes) {
-    if (types.size() == kMaxInstanceTypes) {
-      break;
-    }
-    types.push_back(t);
-  }
-  plan.capacityType = chooseCapacityType(types, claim, plan.subnetByZone, unavailable_);
-  if (plan.capacityType == kCapacityTypeSpot) {
-    auto cheaper = withoutDearSpot(types, claim, unavailable_);
-    if (cheaper.empty()) {
-      plan.capacityType = kCapacityTypeOnDemand;
-    } else {
-      types = std::move(cheaper);
-    }
-  }
-
-  // One template per (image, max pods, EFA count, zone when interfaces pin subnets), as
-  // Karpenter's resolver groups types; identical templates from different keys share a name.
-  const api::karpenter::EC2NodeClass& nodeClass = request.nodeClass;
-  const auto& kubelet = effectiveKubelet(nodeClass.spec, claim.spec.kubelet);
-  const bool efaRequested = claim.spec.resources.requests.contains(kResourceEfa);
-  std::vector<std::string> zones = {""};
-  if (interfacesPinSubnets(nodeClass.spec, request.resolved)) {
-    zones.clear();
-    for (const auto& [zone, subnet] : plan.subnetByZone) {
-      zones.push_back(zone);
-    }
-  }
-  std::map<std::tuple<std::string, int64_t, int64_t, std::string>, size_t> groupOfKey;
-  std::map<std::string, size_t> groupOfName;
-  std::vector<api::karpenter::Taint> taints = claim.spec.taints;
-  taints.insert(taints.end(), claim.spec.startupTaints.begin(), claim.spec.startupTaints.end());
-  for (const InstanceType* type : types) {
-    const ResolvedImage* image = imageFor(*type, request.resolved.images);
-    if (image == nullptr) {
-      continue;  // no AMI runs on it (architecture, accelerator)
-    }
-    const int64_t maxPods = kubelet && kubelet->maxPods ? 0 : capacityOf(*type, "pods");
-    const int64_t efa = efaRequested ? capacityOf(*type, kResourceEfa) : 0;
-    for (const std::string& zone : zones) {
-      const auto key = std::tuple(image->id, maxPods, efa, zone);
-      auto known = groupOfKey.find(key);
-      if (known == groupOfKey.end()) {
-        LaunchSettings settings;
-        settings.imageId = image->id;
-        settings.labels = claim.metadata.labels;
-        settings.taints = taints;
-        settings.kubelet = kubelet;
-        if (maxPods > 0) {
-          settings.maxPods = static_cast<int32_t>(maxPods);
-        }
-        settings.interfaces = {static_cast<int>(efa), zone};
-        auto spec = buildTemplate(templates_.cluster(), nodeClass, request.resolved, settings);
-        if (!spec) {
-          return core::fail(spec.error());
-        }
-        auto name = templates_.ensure(*spec);
-        if (!name) {
-          return core::fail(name.error());
-        }
-        auto [it, added] = groupOfName.emplace(*name, plan.groups.size());
-        if (added) {
-          TemplateGroup group{*name, image->id, zone, "", {}};
-          for (const auto& ni : spec->data.networkInterfaces) {
-            if (ni.deviceIndex == 0 && ni.networkCardIndex.value_or(0) == 0) {
-              group.subnetId = ni.subnetId;
-            }
-          }
-          plan.groups.push_back(std::move(group));
-        }
-        known = groupOfKey.emplace(key, it->second).first;
-      }
-      plan.groups[known->second].types.push_back(type);
-    }
-  }
-  if (plan.groups.empty()) {
-    return core::fail(core::Error::invalid(fmt::format(
-        "status.amis: none of the {} instance types can run a resolved AMI", types.size())));
-  }
-  plan.configs =
-      fleetConfigs(plan.groups, plan.capacityType, claim, plan.subnetByZone, unavailable_);
-  if (plan.configs.empty()) {
-    return core::fail(core::Error(
-        core::Code::InsufficientCapacity,
-        fmt::format("no available {} offering of {} instance types in the allowed zones",
-                    plan.capacityType, types.size())));
-  }
-  return plan;
-}
-
 core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& request,
-                                                     const Plan& plan) {
+                                                     const LaunchPlan& plan) {
   const api::karpenter::NodeClaim& claim = request.claim;
   const std::string claimKey =
       claim.metadata.uid.empty() ? claim.metadata.name : claim.metadata.uid;
@@ -212,7 +76,7 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
       plan.capacityType == kCapacityTypeSpot ? "price-capacity-optimized" : "lowest-price";
   fleet.targetCapacity = 1;
   fleet.clientToken = fleetClientToken(claim, tries);
-  fleet.tags = instanceTags(request);
+  fleet.tags = instanceTags(options_.clusterName, claim, request.nodeClass);
 
   auto result = ec2_.createFleet(fleet);
   if (!result) {
@@ -291,7 +155,7 @@ core::Result<sdk::Instance> InstanceProvider::findLaunched(const api::karpenter:
   return found->front();
 }
 
-void InstanceProvider::recordErrors(const sdk::FleetResult& result, const Plan& plan) {
+void InstanceProvider::recordErrors(const sdk::FleetResult& result, const LaunchPlan& plan) {
   for (const sdk::FleetError& e : result.errors) {
     if (e.errorCode.starts_with("InvalidLaunchTemplate")) {
       // Deleted behind our back: the next launch creates it again.
@@ -310,18 +174,6 @@ void InstanceProvider::recordErrors(const sdk::FleetResult& result, const Plan& 
       unavailable_.markUnavailable(e.instanceType, zone, plan.capacityType, e.errorCode);
     }
   }
-}
-
-sdk::Tags InstanceProvider::instanceTags(const LaunchRequest& request) const {
-  const api::karpenter::NodeClaim& claim = request.claim;
-  sdk::Tags tags = ownershipTags(options_.clusterName, request.nodeClass.metadata.name,
-                                 request.nodeClass.spec.tags);
-  auto pool = claim.metadata.labels.find(kLabelNodePool);
-  tags[kLabelNodePool] = pool == claim.metadata.labels.end() ? "" : pool->second;
-  tags[kTagNodeClaim] = claim.metadata.name;
-  tags[kTagEksClusterName] = options_.clusterName;
-  tags["Name"] = claim.metadata.name;
-  return tags;
 }
 
 int InstanceProvider::attempt(const std::string& claimKey) const {

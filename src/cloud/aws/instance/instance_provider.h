@@ -13,8 +13,7 @@
 #include "aws/ec2_client.h"
 #include "cloud/aws/cache/unavailable_offerings.h"
 #include "cloud/aws/instance/batcher.h"
-#include "cloud/aws/instance/fleet_request.h"
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/plan.h"
 #include "cloud/aws/nodeclass/resolved.h"
 #include "cloud/aws/sdk.h"
 #include "cloud/cloud_provider.h"
@@ -35,16 +34,6 @@ struct InstanceProviderOptions {
   std::string clusterName;
   BatcherOptions describeBatch;
   BatcherOptions terminateBatch;
-};
-
-// What create() launches from. The types are the ones the claim and its node class can use
-// (already filtered, e.g. by the network-interface compatibility filter), cheapest first; only
-// the first kMaxInstanceTypes are offered.
-struct LaunchRequest {
-  const api::karpenter::NodeClaim& claim;
-  const api::karpenter::EC2NodeClass& nodeClass;
-  const ResolvedNodeClass& resolved;
-  const std::vector<const InstanceType*>& instanceTypes;
 };
 
 // "aws:///us-east-1a/i-0123456789abcdef0".
@@ -92,13 +81,9 @@ class InstanceProvider {
   size_t terminateWaitingForTest() const { return terminate_.waitingForTest(); }
 
  private:
-  struct Plan;  // instance_provider.cc
-
-  core::Result<Plan> plan(const LaunchRequest& request);
-  core::Result<sdk::Instance> launch(const LaunchRequest& request, const Plan& plan);
+  core::Result<sdk::Instance> launch(const LaunchRequest& request, const LaunchPlan& plan);
   core::Result<sdk::Instance> findLaunched(const api::karpenter::NodeClaim& claim);
-  void recordErrors(const sdk::FleetResult& result, const Plan& plan);
-  sdk::Tags instanceTags(const LaunchRequest& request) const;
+  void recordErrors(const sdk::FleetResult& result, const LaunchPlan& plan);
 
   std::map<std::string, core::Result<sdk::Instance>> describeBatch(
       const std::vector<std::string>& ids);

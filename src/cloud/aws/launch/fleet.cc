@@ -1,4 +1,4 @@
-#include "cloud/aws/instance/fleet_request.h"
+#include "cloud/aws/launch/fleet.h"
 
 #include <fmt/format.h>
 

@@ -11,6 +11,7 @@
 #include "api/karpenter/nodeclaim.h"
 #include "aws/ec2_types.h"
 #include "cloud/aws/cache/unavailable_offerings.h"
+#include "cloud/aws/launch/tags.h"
 #include "cloud/aws/sdk.h"
 #include "cloud/instance_type.h"
 
@@ -23,10 +24,7 @@ namespace nodewright::cloud::aws {
 // request must stay small and the cheapest types are the ones that matter).
 inline constexpr size_t kMaxInstanceTypes = 60;
 
-// Labels on a claim and tags on its instance.
-inline constexpr const char* kLabelNodePool = "karpenter.sh/nodepool";
-inline constexpr const char* kTagNodeClaim = "karpenter.sh/nodeclaim";
-inline constexpr const char* kTagEksClusterName = "eks:eks-cluster-name";
+// Labels on a claim.
 inline constexpr const char* kLabelCapacityType = "karpenter.sh/capacity-type";
 inline constexpr const char* kLabelZone = "topology.kubernetes.io/zone";
 inline constexpr const char* kResourceEfa = "vpc.amazonaws.com/efa";

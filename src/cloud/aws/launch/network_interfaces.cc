@@ -1,4 +1,4 @@
-#include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "cloud/aws/launch/network_interfaces.h"
 
 #include <fmt/format.h>
 
@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cloud/aws/launch/subnets.h"
 #include "cloud/aws/networkinterface/slot.h"
 
 namespace nodewright::cloud::aws {
@@ -220,22 +221,6 @@ bool interfacesPinSubnets(const EC2NodeClassSpec& spec, const ResolvedNodeClass&
     }
   }
   return false;
-}
-
-const sdk::Subnet* roomiestSubnet(const std::vector<sdk::Subnet>& subnets,
-                                  const std::string& zone) {
-  const sdk::Subnet* best = nullptr;
-  for (const sdk::Subnet& s : subnets) {
-    if (s.availabilityZone != zone) {
-      continue;
-    }
-    if (best == nullptr || s.availableIpAddressCount > best->availableIpAddressCount ||
-        (s.availableIpAddressCount == best->availableIpAddressCount &&
-         s.subnetId < best->subnetId)) {
-      best = &s;
-    }
-  }
-  return best;
 }
 
 }  // namespace nodewright::cloud::aws

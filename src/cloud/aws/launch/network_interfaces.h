@@ -43,8 +43,4 @@ core::Result<std::vector<sdk::LaunchTemplateNetworkInterface>> buildNetworkInter
 bool interfacesPinSubnets(const api::karpenter::EC2NodeClassSpec& spec,
                           const ResolvedNodeClass& resolved);
 
-// The subnet with the most free addresses among `subnets` in `zone`; nullptr when none is.
-// Ties go to the lower subnet id, so the choice is stable.
-const sdk::Subnet* roomiestSubnet(const std::vector<sdk::Subnet>& subnets, const std::string& zone);
-
 }  // namespace nodewright::cloud::aws

@@ -1,4 +1,4 @@
-#include "cloud/aws/launchtemplate/data.h"
+#include "cloud/aws/launch/template_data.h"
 
 #include <fmt/format.h>
 
@@ -67,20 +67,6 @@ std::optional<int64_t> widen(std::optional<int> v) {
 }
 
 }  // namespace
-
-std::string clusterTagKey(const std::string& clusterName) {
-  return "kubernetes.io/cluster/" + clusterName;
-}
-
-sdk::Tags ownershipTags(const std::string& clusterName, const std::string& nodeClassName,
-                        const std::map<std::string, std::string>& userTags) {
-  sdk::Tags tags(userTags.begin(), userTags.end());
-  tags[kTagCluster] = clusterName;
-  tags[kTagNodeClass] = nodeClassName;
-  tags[clusterTagKey(clusterName)] = "owned";
-  tags[kTagManagedBy] = clusterName;
-  return tags;
-}
 
 core::Result<std::vector<sdk::LaunchTemplateBlockDevice>> blockDevices(
     const api::karpenter::EC2NodeClassSpec& spec, const std::string& family) {

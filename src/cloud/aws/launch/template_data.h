@@ -10,7 +10,8 @@
 #include "api/karpenter/ec2nodeclass.h"
 #include "aws/ec2_types.h"
 #include "cloud/aws/amifamily/bootstrap.h"
-#include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "cloud/aws/launch/network_interfaces.h"
+#include "cloud/aws/launch/tags.h"
 #include "cloud/aws/nodeclass/resolved.h"
 #include "cloud/aws/sdk.h"
 #include "core/error.h"
@@ -20,10 +21,6 @@
 // resource tags), its ownership tags and its name, a hash of both. Pure: no EC2 calls.
 namespace nodewright::cloud::aws {
 
-// Tags on every template and on what it launches.
-inline constexpr const char* kTagCluster = "karpenter.k8s.aws/cluster";
-inline constexpr const char* kTagNodeClass = "karpenter.k8s.aws/ec2nodeclass";
-inline constexpr const char* kTagManagedBy = "karpenter.sh/managed-by";
 inline constexpr const char* kTemplateNamePrefix = "karpenter.k8s.aws/";
 
 // What differs between the templates of one node class: the AMI, what the user data registers
@@ -42,15 +39,6 @@ struct TemplateSpec {
   sdk::LaunchTemplateData data;
   sdk::Tags tags;  // on the template itself
 };
-
-// "kubernetes.io/cluster/<cluster>".
-std::string clusterTagKey(const std::string& clusterName);
-
-// The node class's spec.tags with ours over them: karpenter.k8s.aws/cluster,
-// karpenter.k8s.aws/ec2nodeclass, kubernetes.io/cluster/<cluster>=owned and
-// karpenter.sh/managed-by. Both the template and the resources it launches carry them.
-sdk::Tags ownershipTags(const std::string& clusterName, const std::string& nodeClassName,
-                        const std::map<std::string, std::string>& userTags);
 
 // The node class's block devices, encrypted unless the user says encrypted: false, or the
 // family's default root (and for Bottlerocket, data) volume; none for Custom AMIs, whose own

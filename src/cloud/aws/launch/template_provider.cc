@@ -1,4 +1,4 @@
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/template_provider.h"
 
 #include <spdlog/spdlog.h>
 

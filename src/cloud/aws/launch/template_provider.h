@@ -10,7 +10,7 @@
 #include "api/karpenter/ec2nodeclass.h"
 #include "aws/ec2_client.h"
 #include "cloud/aws/amifamily/bootstrap.h"
-#include "cloud/aws/launchtemplate/data.h"
+#include "cloud/aws/launch/template_data.h"
 #include "cloud/aws/nodeclass/resolved.h"
 #include "cloud/aws/sdk.h"
 #include "core/clock.h"

@@ -11,7 +11,7 @@
 #include "cloud/aws/cache/unavailable_offerings.h"
 #include "cloud/aws/instance/ec2_peer.h"
 #include "cloud/aws/instance/instance_provider.h"
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/template_provider.h"
 
 // The instance provider wired to the EC2 emulator on a FakeClock, with the seed world's node
 // class and two instance types (m5.large cheapest). Batch windows are zero unless a test asks

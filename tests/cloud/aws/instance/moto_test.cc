@@ -7,8 +7,8 @@
 
 #include "cloud/aws/instance/ec2_peer.h"
 #include "cloud/aws/instance/instance_provider.h"
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
-#include "cloud/aws/launchtemplate/read_back.h"
+#include "cloud/aws/launch/template_provider.h"
+#include "cloud/aws/launch/read_back.h"
 
 namespace nodewright::cloud::aws {
 namespace {

@@ -1,5 +1,5 @@
 // The pure half of a launch: capacity type, pools and client token, without a peer.
-#include "cloud/aws/instance/fleet_request.h"
+#include "cloud/aws/launch/fleet.h"
 
 #include <gtest/gtest.h>
 

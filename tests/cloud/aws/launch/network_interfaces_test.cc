@@ -1,7 +1,7 @@
 // Seed 001's networkInterfaces as launch-template interfaces: every field, whose security
 // groups and subnet each interface gets, Karpenter's EFA interfaces, and the lists EC2 would
 // reject, each named by its field path.
-#include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "cloud/aws/launch/network_interfaces.h"
 
 #include <gtest/gtest.h>
 
@@ -242,14 +242,6 @@ TEST_F(NetworkInterfacesTest, NoGroupAtAllIsInvalid) {
   resolved_.securityGroups.clear();
   spec_.networkInterfaces = {NetworkInterface{}};
   EXPECT_EQ(error(), "spec.securityGroupSelectorTerms: no security group matches the selectors");
-}
-
-TEST(RoomiestSubnetTest, MostFreeAddressesInTheZoneLowerIdOnTies) {
-  std::vector<sdk::Subnet> subnets = {subnet("subnet-2", "a", 10), subnet("subnet-1", "a", 10),
-                                      subnet("subnet-3", "b", 99)};
-  EXPECT_EQ(roomiestSubnet(subnets, "a")->subnetId, "subnet-1");
-  EXPECT_EQ(roomiestSubnet(subnets, "b")->subnetId, "subnet-3");
-  EXPECT_EQ(roomiestSubnet(subnets, "c"), nullptr);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // What a launch template is made of, before any EC2 call: defaults, block devices per family,
 // ownership tags and the content-hash name.
-#include "cloud/aws/launchtemplate/data.h"
+#include "cloud/aws/launch/template_data.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // Launch templates against the EC2 emulator: what EC2 records is exactly what was meant,
 // templates are reused, a lost create race counts as found, and stale ones are cleaned up.
-#include "cloud/aws/launchtemplate/launch_template_provider.h"
+#include "cloud/aws/launch/template_provider.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "cloud/aws/instance/ec2_peer.h"
-#include "cloud/aws/launchtemplate/read_back.h"
+#include "cloud/aws/launch/read_back.h"
 
 namespace nodewright::cloud::aws {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "api/karpenter/hashing.h"
 #include "cloud/aws/drift/node_class_drift.h"
-#include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "cloud/aws/launch/network_interfaces.h"
 #include "cloud/aws/nodeclass/status.h"
 
 namespace nodewright::cloud::aws {

@@ -1,0 +1,141 @@
+#include "cloud/aws/launch/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "api/labels.h"
+#include "cloud/aws/instancetype/types.h"
+#include "cloud/aws/launch/network_interfaces.h"
+#include "cloud/aws/launch/subnets.h"
+#include "cloud/aws/launch/template_data.h"
+
+namespace nodewright::cloud::aws {
+namespace {
+
+// The first image (newest first, as resolved) whose requirements the type's labels meet.
+const ResolvedImage* imageFor(const InstanceType& type, const std::vector<ResolvedImage>& images) {
+  for (const ResolvedImage& image : images) {
+    const bool fits = std::all_of(
+        image.requirements.begin(), image.requirements.end(),
+        [&](const auto& r) { return api::matches(r.key, r.operator_, r.values, type.labels); });
+    if (fits) {
+      return &image;
+    }
+  }
+  return nullptr;
+}
+
+int64_t capacityOf(const InstanceType& type, const std::string& resource) {
+  auto it = type.capacity.find(resource);
+  return it == type.capacity.end() ? 0 : it->second.value();
+}
+
+}  // namespace
+
+core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplateProvider& templates,
+                                    const UnavailableOfferings& unavailable) {
+  const api::karpenter::NodeClaim& claim = request.claim;
+  LaunchPlan plan;
+  for (const sdk::Subnet& s : request.resolved.subnets) {
+    plan.zoneBySubnet[s.subnetId] = s.availabilityZone;
+  }
+  plan.subnetByZone = subnetByZone(request.resolved.subnets, claim);
+  if (plan.subnetByZone.empty()) {
+    return core::fail(
+        core::Error::invalid("spec.subnetSelectorTerms: no subnet in a zone the claim allows"));
+  }
+  std::vector<const InstanceType*> types;
+  for (const InstanceType* t : request.instanceTypes) {
+    if (types.size() == kMaxInstanceTypes) {
+      break;
+    }
+    types.push_back(t);
+  }
+  plan.capacityType = chooseCapacityType(types, claim, plan.subnetByZone, unavailable);
+  if (plan.capacityType == kCapacityTypeSpot) {
+    auto cheaper = withoutDearSpot(types, claim, unavailable);
+    if (cheaper.empty()) {
+      plan.capacityType = kCapacityTypeOnDemand;
+    } else {
+      types = std::move(cheaper);
+    }
+  }
+
+  // One template per (image, max pods, EFA count, zone when interfaces pin subnets), as
+  // Karpenter's resolver groups types; identical templates from different keys share a name.
+  const api::karpenter::EC2NodeClass& nodeClass = request.nodeClass;
+  const auto& kubelet = effectiveKubelet(nodeClass.spec, claim.spec.kubelet);
+  const bool efaRequested = claim.spec.resources.requests.contains(kResourceEfa);
+  std::vector<std::string> zones = {""};
+  if (interfacesPinSubnets(nodeClass.spec, request.resolved)) {
+    zones.clear();
+    for (const auto& [zone, subnet] : plan.subnetByZone) {
+      zones.push_back(zone);
+    }
+  }
+  std::map<std::tuple<std::string, int64_t, int64_t, std::string>, size_t> groupOfKey;
+  std::map<std::string, size_t> groupOfName;
+  std::vector<api::karpenter::Taint> taints = claim.spec.taints;
+  taints.insert(taints.end(), claim.spec.startupTaints.begin(), claim.spec.startupTaints.end());
+  for (const InstanceType* type : types) {
+    const ResolvedImage* image = imageFor(*type, request.resolved.images);
+    if (image == nullptr) {
+      continue;  // no AMI runs on it (architecture, accelerator)
+    }
+    const int64_t maxPods = kubelet && kubelet->maxPods ? 0 : capacityOf(*type, "pods");
+    const int64_t efa = efaRequested ? capacityOf(*type, kResourceEfa) : 0;
+    for (const std::string& zone : zones) {
+      const auto key = std::tuple(image->id, maxPods, efa, zone);
+      auto known = groupOfKey.find(key);
+      if (known == groupOfKey.end()) {
+        LaunchSettings settings;
+        settings.imageId = image->id;
+        settings.labels = claim.metadata.labels;
+        settings.taints = taints;
+        settings.kubelet = kubelet;
+        if (maxPods > 0) {
+          settings.maxPods = static_cast<int32_t>(maxPods);
+        }
+        settings.interfaces = {static_cast<int>(efa), zone};
+        auto spec = buildTemplate(templates.cluster(), nodeClass, request.resolved, settings);
+        if (!spec) {
+          return core::fail(spec.error());
+        }
+        auto name = templates.ensure(*spec);
+        if (!name) {
+          return core::fail(name.error());
+        }
+        auto [it, added] = groupOfName.emplace(*name, plan.groups.size());
+        if (added) {
+          TemplateGroup group{*name, image->id, zone, "", {}};
+          for (const auto& ni : spec->data.networkInterfaces) {
+            if (ni.deviceIndex == 0 && ni.networkCardIndex.value_or(0) == 0) {
+              group.subnetId = ni.subnetId;
+            }
+          }
+          plan.groups.push_back(std::move(group));
+        }
+        known = groupOfKey.emplace(key, it->second).first;
+      }
+      plan.groups[known->second].types.push_back(type);
+    }
+  }
+  if (plan.groups.empty()) {
+    return core::fail(core::Error::invalid(fmt::format(
+        "status.amis: none of the {} instance types can run a resolved AMI", types.size())));
+  }
+  plan.configs =
+      fleetConfigs(plan.groups, plan.capacityType, claim, plan.subnetByZone, unavailable);
+  if (plan.configs.empty()) {
+    return core::fail(core::Error(
+        core::Code::InsufficientCapacity,
+        fmt::format("no available {} offering of {} instance types in the allowed zones",
+                    plan.capacityType, types.size())));
+  }
+  return plan;
+}
+
+}  // namespace nodewright::cloud::aws

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/karpenter/ec2nodeclass.h"
+#include "api/karpenter/nodeclaim.h"
+#include "cloud/aws/cache/unavailable_offerings.h"
+#include "cloud/aws/launch/fleet.h"
+#include "cloud/aws/launch/template_provider.h"
+#include "cloud/aws/nodeclass/resolved.h"
+#include "cloud/instance_type.h"
+#include "core/error.h"
+
+// Launch planning, all in one place: from a claim, its node class and the instance types it
+// may use, the subnet of each zone (subnets.h), the capacity type and the pools (fleet.h), one
+// launch template per launch configuration (template_data.h, made to exist by
+// template_provider.h) and the fleet's launch-template configs. The instance provider only
+// sends what this plans and learns from the answer.
+namespace nodewright::cloud::aws {
+
+// What a launch starts from. The types are the ones the claim and its node class can use
+// (already filtered, e.g. by the network-interface compatibility filter), cheapest first; only
+// the first kMaxInstanceTypes are offered.
+struct LaunchRequest {
+  const api::karpenter::NodeClaim& claim;
+  const api::karpenter::EC2NodeClass& nodeClass;
+  const ResolvedNodeClass& resolved;
+  const std::vector<const InstanceType*>& instanceTypes;
+};
+
+struct LaunchPlan {
+  std::string capacityType;
+  std::map<std::string, std::string> subnetByZone;
+  std::map<std::string, std::string> zoneBySubnet;
+  std::vector<TemplateGroup> groups;  // one per launch template, with the types it launches
+  std::vector<sdk::FleetLaunchTemplateConfig> configs;
+};
+
+// The plan, with its templates ensured. Errors:
+//   Invalid               no subnet in a zone the claim allows, no resolved AMI runs on any of
+//                         the types, or a template EC2 would reject (naming the field);
+//   InsufficientCapacity  no usable offering of the types in the allowed zones;
+//   others                from ensuring the templates.
+core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplateProvider& templates,
+                                    const UnavailableOfferings& unavailable);
+
+}  // namespace nodewright::cloud::aws
