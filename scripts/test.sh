@@ -27,7 +27,8 @@ fuzz_seconds=${NW_FUZZ_SECONDS:-60}
 # Each step says how long the run has taken so far, so a slow CI run shows where the time went.
 step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
 # Most tests wait on servers and emulated time rather than the CPU (the release suite used
-# about half of two cores' time at -j2), so the release tests run two per core.
+# about half of two cores' time at -j2), so both test steps run two per core. The sanitizer
+# build's ctest runs a GoogleTest suite per process (cmake/gtest_suites.cmake).
 
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNW_TESTS=ON -DNW_BENCH=ON >/dev/null
@@ -71,5 +72,5 @@ done
 
 step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900
+  ctest --test-dir build-asan --output-on-failure -j"$((jobs * 2))" --timeout 900
 step "done"
