@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/build_flavor.h"
+
 namespace nodewright::api {
 namespace {
 
@@ -50,8 +52,9 @@ TEST(ParseJsonTest, ManyKeysTakeLinearTime) {
   ASSERT_TRUE(value);
   EXPECT_EQ(value->size(), 300000u);
   EXPECT_EQ((*value)["k5"], 7);
-  // Json::parse takes minutes here (ordered_map's linear search per key).
-  EXPECT_LT(took, std::chrono::seconds(5));
+  // Json::parse takes minutes here (ordered_map's linear search per key); linear is well under
+  // a second optimised. The sanitizer build is many times slower, and under CI's load took 6 s.
+  EXPECT_LT(took, std::chrono::seconds(test_support::kOptimisedBuild ? 5 : 60));
 }
 
 }  // namespace
