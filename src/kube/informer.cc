@@ -2,8 +2,7 @@
 
 #include <random>
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "core/token_bucket.h"
 
 namespace nodewright::kube {
@@ -107,7 +106,8 @@ bool Informer::relist(std::stop_token stop) {
     if (!result) ++stats_.failures;
   }
   if (!result) {
-    spdlog::warn("informer {}: list failed: {}", kind_.plural, result.error().describe());
+    core::logWarn("informer: list failed",
+                  {{"resource", kind_.plural}, {"error", result.error().describe()}});
     return false;
   }
   auto changes = cache_.replace(std::move(result->items));
@@ -153,7 +153,8 @@ bool Informer::watchOnce(std::stop_token stop) {
           gone = event.error && event.error->is(Reason::Gone);
           failed = !gone;
           if (failed && event.error)
-            spdlog::warn("informer {}: watch error: {}", kind_.plural, event.error->describe());
+            core::logWarn("informer: watch error",
+                          {{"resource", kind_.plural}, {"error", event.error->describe()}});
           return false;
         }
         applyEvent(event);
@@ -173,7 +174,8 @@ bool Informer::watchOnce(std::stop_token stop) {
       ++stats_.failures;
     }
     if (!status)
-      spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
+      core::logDebug("informer: watch ended",
+                     {{"resource", kind_.plural}, {"error", status.error().describe()}});
     backoff(stop);
     return false;
   }

@@ -3,7 +3,6 @@
 #include "cloud/aws/instancetype/types.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <tuple>
@@ -14,6 +13,7 @@
 #include "cloud/aws/instancetype/types.h"
 #include "cloud/aws/launchtemplate/data.h"
 #include "cloud/aws/launchtemplate/network_interfaces.h"
+#include "core/log.h"
 
 // create(): plan the pools (subnets, capacity type, one template per launch configuration),
 // send one CreateFleet, learn from its errors. get/list/remove/GC are in instance_lookup.cc.
@@ -269,11 +269,11 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   instance.lifecycle = result->lifecycle == kCapacityTypeSpot ? "spot" : "";
   instance.launchTime = clock_.now();
   instance.tags = fleet.tags;
-  spdlog::info(
-      "aws: launched instance nodeclaim={} instance-id={} instance-type={} zone={} "
-      "capacity-type={}",
-      claim.metadata.name, instance.instanceId, instance.instanceType, instance.availabilityZone,
-      plan.capacityType);
+  core::logInfo("aws: launched instance", {{"nodeclaim", claim.metadata.name},
+                                           {"instance-id", instance.instanceId},
+                                           {"instance-type", instance.instanceType},
+                                           {"zone", instance.availabilityZone},
+                                           {"capacity-type", plan.capacityType}});
   return instance;
 }
 
