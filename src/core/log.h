@@ -42,7 +42,7 @@ class LogField {
   template <class Rep, class Period>
   LogField(std::string_view key, std::chrono::duration<Rep, Period> value)
       : key_(key),
-        value_(Duration(std::chrono::duration_cast<std::chrono::nanoseconds>(value)).toString()) {}
+        value_(Duration(std::chrono::round<std::chrono::nanoseconds>(value)).toString()) {}
   // The error's message (with its wrapped context).
   LogField(std::string_view key, const Error& error) : key_(key), value_(error.message()) {}
 
