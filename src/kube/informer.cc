@@ -2,7 +2,8 @@
 
 #include <random>
 
-#include "core/log.h"
+#include <spdlog/spdlog.h>
+
 #include "core/token_bucket.h"
 
 namespace nodewright::kube {
@@ -116,8 +117,7 @@ bool Informer::relist(std::stop_token stop) {
     }
   }
   if (!result) {
-    core::logWarn("informer: list failed",
-                  {{"resource", kind_.plural}, {"error", result.error().describe()}});
+    spdlog::warn("informer {}: list failed: {}", kind_.plural, result.error().describe());
     return false;
   }
   auto changes = cache_.replace(std::move(result->items));
@@ -165,8 +165,7 @@ bool Informer::watchOnce(std::stop_token stop) {
           gone = event.error && event.error->is(Reason::Gone);
           failed = !gone;
           if (failed && event.error) {
-            core::logWarn("informer: watch error",
-                          {{"resource", kind_.plural}, {"error", event.error->describe()}});
+            spdlog::warn("informer {}: watch error: {}", kind_.plural, event.error->describe());
           }
           return false;
         }
@@ -191,8 +190,7 @@ bool Informer::watchOnce(std::stop_token stop) {
       ++stats_.failures;
     }
     if (!status) {
-      core::logDebug("informer: watch ended",
-                     {{"resource", kind_.plural}, {"error", status.error().describe()}});
+      spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
     }
     backoff(stop);
     return false;

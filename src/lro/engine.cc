@@ -4,7 +4,8 @@
 #include <cctype>
 #include <utility>
 
-#include "core/log.h"
+#include <spdlog/spdlog.h>
+
 #include "lro/engine_call.h"
 
 namespace nodewright::lro {
@@ -196,8 +197,8 @@ Outcome Engine::evaluate(Call& call) {
         // that died: it is not there until its operation ends, and the next look finds it done.
         return notDone(call, std::nullopt, "", call.what() + " is " + *busy);
       }
-      core::logDebug("lro: resource up to date",
-                     {{"resource", describeResource(call.ref)}, {"service", call.ref.serviceName}});
+      spdlog::debug("lro: resource up to date resource={} service={}", describeResource(call.ref),
+                    call.ref.serviceName);
       Outcome o;
       o.kind = Outcome::Kind::Done;
       o.result = std::move(existing);
@@ -327,11 +328,9 @@ Outcome Engine::reevaluateOnce(Call& call, std::string_view why) {
 Outcome Engine::dropRefused(Call& call, const CallError& error) {
   if (removeRecord(call.records, call.key())) {
     metrics_.dropped(call.ref.serviceName, call.verb, "refused");
-    core::logInfo("lro: dropping refused operation",
-                  {{"verb", verbName(call.verb)},
-                   {"resource", describeResource(call.ref)},
-                   {"service", call.ref.serviceName},
-                   {"code", error.code.empty() ? std::string(kindName(error.kind)) : error.code}});
+    spdlog::info("lro: dropping refused operation verb={} resource={} service={} code={}",
+                 verbName(call.verb), describeResource(call.ref), call.ref.serviceName,
+                 error.code.empty() ? kindName(error.kind) : error.code);
   }
   return callFailed(call, stillRunning(error), "polling");
 }
@@ -340,10 +339,8 @@ void Engine::dropStale(Call& call, std::string_view why) {
   call.reevaluated = true;
   if (removeRecord(call.records, call.key())) {
     metrics_.dropped(call.ref.serviceName, call.verb, "stale");
-    core::logInfo("lro: dropping stale future", {{"verb", verbName(call.verb)},
-                                                 {"resource", describeResource(call.ref)},
-                                                 {"service", call.ref.serviceName},
-                                                 {"reason", why}});
+    spdlog::info("lro: dropping stale future verb={} resource={} service={} reason={}",
+                 verbName(call.verb), describeResource(call.ref), call.ref.serviceName, why);
   }
 }
 

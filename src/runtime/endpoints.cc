@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/log.h"
+#include <spdlog/spdlog.h>
 
 namespace nodewright::runtime {
 namespace {
@@ -129,8 +129,7 @@ http::Response Endpoints::probe(const http::Request& request, const std::string&
     }
     failed = true;
     lines += "[-]" + name + " failed: " + oneLine(status.error().message()) + "\n";
-    core::logDebug("health: check failed",
-                   {{"kind", kind}, {"check", name}, {"reason", status.error().message()}});
+    spdlog::debug("{} check failed (check={}, reason={})", kind, name, status.error().message());
   }
   for (const std::string& name : excluded) {
     lines += "warn: some " + kind + " checks cannot be excluded: no matches for \"" + name + "\"\n";

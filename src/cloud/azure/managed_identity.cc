@@ -2,8 +2,9 @@
 
 #include <utility>
 
+#include <spdlog/spdlog.h>
+
 #include "cloud/azure/http_util.h"
-#include "core/log.h"
 
 namespace nodewright::cloud::azure {
 
@@ -48,7 +49,7 @@ lro::CallResult<AccessToken> ManagedIdentityCredential::getToken(
     error.message = what + ": " + response.error().message;
     return tl::unexpected(std::move(error));
   }
-  core::logDebug("azure: token request", {{"credential", name()}, {"status", response->status}});
+  spdlog::debug("azure: token request credential={} status={}", name(), response->status);
   // IMDS answers 404 and 410 while it is starting or updating: retryable, not a refusal.
   auto token = parseTokenResponse(*response, what, clock_.now(), {});
   if (!token && (response->status == 404 || response->status == 410)) {

@@ -6,7 +6,6 @@
 #include "api/core/pod.h"
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
-#include "core/log.h"
 
 namespace nodewright::controllers::disruption {
 namespace {
@@ -101,8 +100,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     auto step = orchestrator_.resume(caches, view, claim);
     if (!step) {
-      core::logWarn(context.log(), "disruption step failed",
-                    {{"nodeclaim", claim.claim->metadata.name}, {"error", step.error()}});
+      context.log().warn("disruption of {}: {}", claim.claim->metadata.name,
+                         step.error().message());
       continue;
     }
     recordStep(report, claim.claim->metadata.name, *step);
@@ -131,8 +130,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     const auto& budget = known->second;
     if (!budget) {
-      core::logWarn(context.log(), "reading the disruption budget failed",
-                    {{"nodepool", pool}, {"error", budget.error()}});
+      context.log().warn("nodepool {}: {}", pool, budget.error().message());
       report.blocked.push_back(name + ": " + budget.error().message());
       continue;
     }
@@ -145,8 +143,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     auto step =
         orchestrator_.start(caches, view, candidate, budget->verdict.description, startedNodes);
     if (!step) {
-      core::logWarn(context.log(), "disrupting failed",
-                    {{"nodeclaim", name}, {"error", step.error()}});
+      context.log().warn("disrupting {}: {}", name, step.error().message());
       continue;
     }
     if (*step == Step::Blocked) {
@@ -158,8 +155,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     ++startedInPool[pool];
     report.started.push_back(name);
-    core::logInfo(context.log(), "disrupting",
-                  {{"nodeclaim", name}, {"reason", candidate.reason}, {"why", candidate.why}});
+    context.log().info("disrupting nodeclaim={} reason={} why={}", name, candidate.reason,
+                       candidate.why);
     recordStep(report, name, *step);
   }
   for (const char* reason : {kReasonDrifted, kReasonEmpty, kReasonExpired}) {

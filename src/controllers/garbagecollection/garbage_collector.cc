@@ -4,8 +4,6 @@
 #include <optional>
 #include <set>
 
-#include "core/log.h"
-
 namespace nodewright::controllers::garbagecollection {
 namespace {
 
@@ -81,14 +79,12 @@ core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& cla
     }
     if (auto removed = cloud_.remove(machine.providerID);
         !removed && !removed.error().is(core::Code::NotFound)) {
-      core::logWarn(context.log(), "terminating a machine failed",
-                    {{"provider-id", machine.providerID}, {"error", removed.error()}});
+      context.log().warn("terminating {}: {}", machine.providerID, removed.error().message());
       continue;
     }
-    core::logInfo(
-        context.log(), "terminated a machine no NodeClaim accounts for",
-        {{"provider-id", machine.providerID},
-         {"nodeclaim", machine.nodeClaimName.empty() ? "unknown" : machine.nodeClaimName}});
+    context.log().info("terminated {} (nodeclaim {}): no NodeClaim accounts for it",
+                       machine.providerID,
+                       machine.nodeClaimName.empty() ? "unknown" : machine.nodeClaimName);
     collected_.with({"machine"}).inc();
     summary.terminatedMachines.push_back(machine.providerID);
   }
@@ -107,12 +103,12 @@ core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& cla
     options.preconditionUid = claim.metadata.uid;  // the cached claim, not a newer namesake
     auto removed = nodeClaims_.remove("", claim.metadata.name, options);
     if (!removed && !removed.error().is(kube::Reason::NotFound)) {
-      core::logWarn(context.log(), "deleting a nodeclaim failed",
-                    {{"nodeclaim", claim.metadata.name}, {"error", removed.error().describe()}});
+      context.log().warn("deleting nodeclaim {}: {}", claim.metadata.name,
+                         removed.error().describe());
       continue;
     }
-    core::logInfo(context.log(), "deleted a nodeclaim whose machine is gone",
-                  {{"nodeclaim", claim.metadata.name}, {"provider-id", providerID}});
+    context.log().info("deleted nodeclaim {}: its machine {} is gone", claim.metadata.name,
+                       providerID);
     collected_.with({"nodeclaim"}).inc();
     summary.deletedNodeClaims.push_back(claim.metadata.name);
   }

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "controllers/nodepool/restamp.h"
-#include "core/log.h"
 
 namespace nodewright::controllers::nodeclass {
 namespace {
@@ -88,11 +87,10 @@ std::optional<Outcome> HashController::restampClaims(const EC2NodeClass& nodeCla
     return Result::done();
   }
   if (!result->restamped.empty()) {
-    core::logInfo(context.log(), "re-stamped nodeclaims",
-                  {{"ec2nodeclass", name},
-                   {"from-version", versionOf(nodeClass).empty() ? "none" : versionOf(nodeClass)},
-                   {"to-version", policy_.version},
-                   {"count", result->restamped.size()}});
+    context.log().info(
+        "re-stamped nodeclaims ec2nodeclass={} from-version={} to-version={} count={}", name,
+        versionOf(nodeClass).empty() ? "none" : versionOf(nodeClass), policy_.version,
+        result->restamped.size());
   }
   return std::nullopt;
 }

@@ -2,7 +2,6 @@
 
 #include "api/karpenter/well_known.h"
 #include "controllers/nodepool/restamp.h"
-#include "core/log.h"
 
 namespace nodewright::controllers::nodepool {
 namespace {
@@ -75,11 +74,9 @@ std::optional<Outcome> HashController::restampClaims(const NodePool& pool,
     return Result::done();
   }
   if (!result->restamped.empty()) {
-    core::logInfo(context.log(), "re-stamped nodeclaims",
-                  {{"nodepool", name},
-                   {"from-version", versionOf(pool).empty() ? "none" : versionOf(pool)},
-                   {"to-version", policy_.version},
-                   {"count", result->restamped.size()}});
+    context.log().info("re-stamped nodeclaims nodepool={} from-version={} to-version={} count={}",
+                       name, versionOf(pool).empty() ? "none" : versionOf(pool), policy_.version,
+                       result->restamped.size());
   }
   return std::nullopt;
 }

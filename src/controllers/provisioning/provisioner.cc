@@ -7,7 +7,6 @@
 
 #include "cloud/exclusions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
-#include "core/log.h"
 
 namespace nodewright::controllers::provisioning {
 namespace {
@@ -151,8 +150,7 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   for (const auto& [name, pool] : snapshot.nodePools()) {
     auto types = cloud_.instanceTypes(*pool);
     if (!types) {
-      core::logWarn(context.log(), "no instance types for the nodepool",
-                    {{"nodepool", name}, {"error", types.error()}});
+      context.log().warn("nodepool {}: no instance types: {}", name, types.error().message());
       continue;
     }
     const size_t total = types->compatible.size() + types->excluded.size();
@@ -181,12 +179,11 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
     podEvent(snapshot, key, runtime::EventType::Warning, "FailedScheduling",
              "Failed to schedule pod, " + why + exclusions);
   }
-  core::logInfo(context.log(), "scheduled pending pods",
-                {{"pending", summary.pendingPods},
-                 {"duration", std::chrono::duration<double>(summary.seconds)},
-                 {"on-existing", summary.onExistingNodes},
-                 {"new-nodeclaims", summary.createdNodeClaims.size()},
-                 {"unschedulable", summary.unschedulable}});
+  context.log().info(
+      "scheduled {} pending pods in {:.3f}s: {} on existing nodes or in-flight claims, {} "
+      "new nodeclaims, {} unschedulable",
+      summary.pendingPods, summary.seconds, summary.onExistingNodes,
+      summary.createdNodeClaims.size(), summary.unschedulable);
   return summary;
 }
 
@@ -199,8 +196,8 @@ void Provisioner::createClaims(const ClusterSnapshot& snapshot, const scheduling
     }
     auto created = nodeClaims_.create(makeNodeClaim(*pool->second, planned, options_.hashPolicy));
     if (!created) {
-      core::logError(context.log(), "creating a nodeclaim failed",
-                     {{"nodepool", planned.nodePool}, {"error", created.error().describe()}});
+      context.log().error("nodepool {}: creating a nodeclaim: {}", planned.nodePool,
+                          created.error().describe());
       continue;
     }
     {

@@ -1,6 +1,7 @@
 #include "emulators/engine/state_saver.h"
 
-#include "core/log.h"
+#include <spdlog/spdlog.h>
+
 #include "emulators/engine/state_file.h"
 
 namespace nodewright::emulators {
@@ -11,7 +12,7 @@ StateSaver::StateSaver(const core::Clock& clock, std::string path, Source source
 
 StateSaver::~StateSaver() {
   if (auto stopped = stop(); !stopped) {
-    core::logError("emulator state: final save failed", {{"error", stopped.error()}});
+    spdlog::error("emulator state: final save failed: {}", stopped.error().message());
   }
 }
 
@@ -79,7 +80,7 @@ void StateSaver::run(std::chrono::steady_clock::time_point next) {
     if (source_.generation() != saved) {
       if (auto done = saveNow(); !done) {
         // Retried next round; the previous file stays as it was.
-        core::logWarn("emulator state: save failed", {{"error", done.error()}});
+        spdlog::warn("emulator state: save failed: {}", done.error().message());
       }
     }
     lock.lock();

@@ -1,4 +1,5 @@
 #include "cloud/aws/controllers/nodeclass_controller.h"
+#include "runtime/api_outcome.h"
 
 #include <algorithm>
 #include <memory>
@@ -6,8 +7,6 @@
 #include "api/codec.h"
 #include "api/object.h"
 #include "cloud/aws/nodeclass/status.h"
-#include "core/log.h"
-#include "runtime/api_outcome.h"
 
 namespace nodewright::cloud::aws {
 
@@ -94,8 +93,7 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
   if (!claims->empty()) {
     event(nodeClass, runtime::EventType::Normal, kWaitingOnNodeClaims,
           "Waiting on NodeClaim termination for " + joined(*claims));
-    core::logDebug(context.log(), "waiting on nodeclaims",
-                   {{"node-class", name}, {"nodeclaims", joined(*claims)}});
+    context.log().debug("waiting on nodeclaims node-class={} nodeclaims={}", name, joined(*claims));
     return Result::waiting(options_.terminationRecheck);
   }
   if (!context.leading()) {
@@ -125,8 +123,8 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
     std::lock_guard lock(mu_);
     cleanedGeneration_.erase(name);
   }
-  core::logInfo(context.log(), "released node class",
-                {{"node-class", name}, {"launch-templates", deleted->size()}});
+  context.log().info("released node class node-class={} launch-templates={}", name,
+                     deleted->size());
   return Result::done();
 }
 
@@ -185,10 +183,8 @@ core::Status NodeClassController::deleteStaleTemplates(const EC2NodeClass& nodeC
     cleanedGeneration_[name] = nodeClass.metadata.generation;
   }
   if (!deleted->empty()) {
-    core::logInfo(context.log(), "deleted stale launch templates",
-                  {{"node-class", name},
-                   {"generation", nodeClass.metadata.generation},
-                   {"count", deleted->size()}});
+    context.log().info("deleted stale launch templates node-class={} generation={} count={}", name,
+                       nodeClass.metadata.generation, deleted->size());
   }
   return {};
 }
