@@ -36,7 +36,9 @@ const Json& livePod() {
 }  // namespace
 
 static int fuzzOne(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
+  if (size == 0) {
+    return 0;
+  }
   static const char* types[] = {"application/json",
                                 "application/yaml",
                                 "application/json-patch+json",
@@ -60,7 +62,9 @@ static int fuzzOne(const uint8_t* data, size_t size) {
     return 0;
   }
   auto body = apiserver::rest::parseBody(request);
-  if (!body) return 0;
+  if (!body) {
+    return 0;
+  }
   switch (mode % 6) {
     case 2:
       (void)apiserver::patch::applyJsonPatch(livePod(), *body);

@@ -30,6 +30,9 @@ step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
 # about half of two cores' time at -j2), so both test steps run two per core. The sanitizer
 # build's ctest runs a GoogleTest suite per process (cmake/gtest_suites.cmake).
 
+step "style: braces always (clang-format 14 has no InsertBraces)"
+scripts/braces.py src tests bench fuzz
+
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNW_TESTS=ON -DNW_BENCH=ON >/dev/null
 cmake --build build -j"$jobs"

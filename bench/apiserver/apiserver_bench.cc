@@ -72,7 +72,9 @@ size_t residentBytes() {
 }
 
 double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
+  if (values.empty()) {
+    return 0;
+  }
   std::sort(values.begin(), values.end());
   size_t index = std::min(values.size() - 1, static_cast<size_t>(p * values.size()));
   return values[index];
@@ -91,7 +93,9 @@ int main(int argc, char** argv) {
   const int watchers = 20;
 
   std::string dir = (std::filesystem::temp_directory_path() / "nw-apiserver-bench-XXXXXX").string();
-  if (!mkdtemp(dir.data())) return 1;
+  if (!mkdtemp(dir.data())) {
+    return 1;
+  }
   nodewright::core::SystemClock clock;
   apiserver::ApiServerOptions options;
   options.dataDir = dir;
@@ -141,8 +145,9 @@ int main(int argc, char** argv) {
         }
       });
     }
-    for (auto& t : threads)
+    for (auto& t : threads) {
       t.join();
+    }
     run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     run.failures = failures.load();
     return run;
@@ -180,7 +185,9 @@ int main(int argc, char** argv) {
                              auto now = Clock::now();
                              // The watcher's own work stays small so that it measures the
                              // server: find the name without parsing the whole event.
-                             if (line.rfind("{\"type\":\"ADDED\"", 0) != 0) return true;
+                             if (line.rfind("{\"type\":\"ADDED\"", 0) != 0) {
+                               return true;
+                             }
                              ++delivered;
                              size_t at = line.find("\"name\":\"");
                              size_t end = line.find('"', at + 8);
@@ -190,12 +197,14 @@ int main(int argc, char** argv) {
                            });
     });
   }
-  while (watching < watchers)
+  while (watching < watchers) {
     std::this_thread::yield();
+  }
   auto fanoutStart = Clock::now();
   WriteRun watched = runWrites("bench-", objects);
-  for (auto& t : watchThreads)
+  for (auto& t : watchThreads) {
     t.join();
+  }
   double fanoutSeconds = std::chrono::duration<double>(Clock::now() - fanoutStart).count();
   // The delay runs from the write's acknowledgement (when a writer may expect watchers to hear
   // of it) to the event's arrival; an event that beat the acknowledgement counts 0.
@@ -203,7 +212,9 @@ int main(int argc, char** argv) {
   for (const auto& perWatcher : arrivals) {
     for (const auto& [name, at] : perWatcher) {
       auto it = watched.ackedAt.find(name);
-      if (it == watched.ackedAt.end()) continue;
+      if (it == watched.ackedAt.end()) {
+        continue;
+      }
       delaysMs.push_back(
           std::max(0.0, std::chrono::duration<double, std::milli>(at - it->second).count()));
     }

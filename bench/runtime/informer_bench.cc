@@ -54,7 +54,9 @@ double secondsSince(Clock::time_point start, Clock::time_point end = Clock::now(
 
 size_t countFromEnv(const char* name, size_t fallback) {
   const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
+  if (value == nullptr || *value == '\0') {
+    return fallback;
+  }
   return static_cast<size_t>(std::strtoull(value, nullptr, 10));
 }
 
@@ -63,7 +65,9 @@ size_t residentBytes() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
+    if (line.rfind("VmRSS:", 0) == 0) {
+      return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
+    }
   }
   return 0;
 }
@@ -137,9 +141,12 @@ size_t createPods(kube::Client& client, const std::string& prefix, size_t count,
       }
     });
   }
-  for (auto& t : threads)
+  for (auto& t : threads) {
     t.join();
-  if (lastAck) *lastAck = latest;
+  }
+  if (lastAck) {
+    *lastAck = latest;
+  }
   return failures.load();
 }
 
@@ -149,7 +156,9 @@ class AddCounter {
   explicit AddCounter(std::string prefix) : prefix_(std::move(prefix)) {}
   kube::EventHandler handler() {
     return {[this](const nodewright::api::Object& o) {
-              if (o.metadata().name.rfind(prefix_, 0) != 0) return;
+              if (o.metadata().name.rfind(prefix_, 0) != 0) {
+                return;
+              }
               size_t seen = ++seen_;
               std::lock_guard lock(mu_);
               if (seen == target_) {
@@ -166,7 +175,9 @@ class AddCounter {
   // When the target was reached, or nullopt after `timeout`.
   std::optional<Clock::time_point> wait(std::chrono::seconds timeout) {
     std::unique_lock lock(mu_);
-    if (!cv_.wait_for(lock, timeout, [&] { return seen_.load() >= target_; })) return std::nullopt;
+    if (!cv_.wait_for(lock, timeout, [&] { return seen_.load() >= target_; })) {
+      return std::nullopt;
+    }
     return reachedAt_;
   }
 
@@ -190,10 +201,14 @@ int main(int argc, char** argv) {
   bool smoke = argc > 1 && std::strcmp(argv[1], "--smoke") == 0;
   const size_t pods = countFromEnv("NW_BENCH_PODS", smoke ? 2000 : 50000);
   const size_t ingest = std::max<size_t>(1, pods / 10);  // 5,000 at full size
-  if (pods == 0) return fail("NW_BENCH_PODS must be positive");
+  if (pods == 0) {
+    return fail("NW_BENCH_PODS must be positive");
+  }
 
   std::string dir = (std::filesystem::temp_directory_path() / "nw-informer-bench-XXXXXX").string();
-  if (!mkdtemp(dir.data())) return fail("cannot create a temporary directory");
+  if (!mkdtemp(dir.data())) {
+    return fail("cannot create a temporary directory");
+  }
   nodewright::core::SystemClock clock;
   apiserver::ApiServerOptions serverOptions;
   serverOptions.dataDir = dir;
@@ -202,13 +217,19 @@ int main(int argc, char** argv) {
   // without fsync too, which keeps the writers from hiding the watch path.
   serverOptions.fsync = false;
   auto server = apiserver::startApiServer(serverOptions, clock);
-  if (!server) return fail(server.error().message());
+  if (!server) {
+    return fail(server.error().message());
+  }
   std::cerr << "# embedded API server in this process, store fsync off\n";
 
   auto config = kube::loadKubeconfig((*server)->kubeconfigPath());
-  if (!config) return fail(config.error().message());
+  if (!config) {
+    return fail(config.error().message());
+  }
   auto client = kube::Client::create(*config);
-  if (!client) return fail(client.error().message());
+  if (!client) {
+    return fail(client.error().message());
+  }
   kube::Client& c = **client;
   const auto& podKind = kube::kindOf<nodewright::api::corev1::Pod>(c.registry());
 
@@ -217,11 +238,14 @@ int main(int argc, char** argv) {
                           {"kind", "Namespace"},
                           {"metadata", {{"name", "team-" + std::to_string(n)}}}};
     auto ns = c.decode(namespaceJson);
-    if (!ns || !c.create(*ns)) return fail("cannot create namespace team-" + std::to_string(n));
+    if (!ns || !c.create(*ns)) {
+      return fail("cannot create namespace team-" + std::to_string(n));
+    }
   }
   auto loadStart = Clock::now();
-  if (size_t failed = createPods(c, "pod-", pods); failed != 0)
+  if (size_t failed = createPods(c, "pod-", pods); failed != 0) {
     return fail(std::to_string(failed) + " pod creates failed");
+  }
   double loadSeconds = secondsSince(loadStart);
   std::cerr << "# loaded " << pods << " pods in " << loadSeconds << " s ("
             << static_cast<double>(pods) / loadSeconds << " creates/s, " << kWriters
@@ -230,7 +254,9 @@ int main(int argc, char** argv) {
   // Baseline: one full LIST first, so whatever the server and the client keep warm after
   // serving one (statement and page caches, connection buffers) is in the baseline rather than
   // counted against the informer's cache.
-  if (!c.list(podKind, "")) return fail("warm-up list failed");
+  if (!c.list(podKind, "")) {
+    return fail("warm-up list failed");
+  }
   settleMemory();
   size_t rssBefore = residentBytes();
   size_t heapBefore = heapInUse();
@@ -245,11 +271,16 @@ int main(int argc, char** argv) {
   informer.addHandler(ingested.handler());
   auto syncStart = Clock::now();
   informer.start();
-  if (!informer.waitForSync(std::chrono::seconds(120))) return fail("informer did not sync");
+  if (!informer.waitForSync(std::chrono::seconds(120))) {
+    return fail("informer did not sync");
+  }
   double syncSeconds = secondsSince(syncStart);
-  if (informer.cache().size() != pods)
+  if (informer.cache().size() != pods) {
     return fail("cache holds " + std::to_string(informer.cache().size()) + " pods");
-  if (!loaded.wait(std::chrono::seconds(10))) return fail("handlers missed adds");
+  }
+  if (!loaded.wait(std::chrono::seconds(10))) {
+    return fail("handlers missed adds");
+  }
 
   // 2. Memory of the synced cache.
   settleMemory();
@@ -263,13 +294,18 @@ int main(int argc, char** argv) {
   kube::ListOptions onePod;
   onePod.limit = 1;
   auto rvBefore = c.listPage(podKind, "", onePod);
-  if (!rvBefore) return fail("list for the resourceVersion failed");
+  if (!rvBefore) {
+    return fail("list for the resourceVersion failed");
+  }
   Clock::time_point lastAck;
   auto ingestStart = Clock::now();
-  if (size_t failed = createPods(c, "ingest-", ingest, &lastAck); failed != 0)
+  if (size_t failed = createPods(c, "ingest-", ingest, &lastAck); failed != 0) {
     return fail(std::to_string(failed) + " ingest creates failed");
+  }
   auto seenAll = ingested.wait(std::chrono::seconds(60));
-  if (!seenAll) return fail("the informer did not see every ingest write");
+  if (!seenAll) {
+    return fail("the informer did not see every ingest write");
+  }
   double ingestSeconds = secondsSince(ingestStart, *seenAll);
   double writeSeconds = secondsSince(ingestStart, lastAck);
   double lagMs =
@@ -283,12 +319,16 @@ int main(int argc, char** argv) {
   watchOptions.resourceVersion = rvBefore->resourceVersion;
   watchOptions.allowWatchBookmarks = false;
   auto watched = c.watch(podKind, "", watchOptions, [&](kube::WatchEvent&& event) {
-    if (event.type != kube::WatchEventType::Added || !event.object) return true;
+    if (event.type != kube::WatchEventType::Added || !event.object) {
+      return true;
+    }
     replayCache.upsert(*event.object);
     return ++replayed < ingest;
   });
   double replaySeconds = secondsSince(replayStart);
-  if (!watched || replayed != ingest) return fail("watch replay ended early");
+  if (!watched || replayed != ingest) {
+    return fail("watch replay ended early");
+  }
 
   std::string n = std::to_string(pods);
   figure("informer_sync_" + n + "_pods_seconds", syncSeconds, "s");

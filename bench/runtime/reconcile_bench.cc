@@ -76,7 +76,9 @@ class Figures {
 
 size_t countFromEnv(const char* name, size_t fallback) {
   const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
+  if (value == nullptr || *value == '\0') {
+    return fallback;
+  }
   return static_cast<size_t>(std::strtoull(value, nullptr, 10));
 }
 
@@ -92,7 +94,9 @@ int64_t nowNs() {
 }
 
 double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
+  if (values.empty()) {
+    return 0;
+  }
   std::sort(values.begin(), values.end());
   return values[std::min(values.size() - 1, static_cast<size_t>(p * values.size()))];
 }
@@ -111,8 +115,9 @@ class NoopReconciler : public runtime::Reconciler {
     std::lock_guard lock(mu_);
     done_ = 0;
     target_ = target;
-    for (auto& count : reconcileCounts_)
+    for (auto& count : reconcileCounts_) {
       count.store(0, std::memory_order_relaxed);
+    }
   }
 
   runtime::Outcome reconcile(const runtime::Request& request, runtime::Context&) override {
@@ -130,27 +135,32 @@ class NoopReconciler : public runtime::Reconciler {
 
   std::optional<Clock::time_point> wait(std::chrono::seconds timeout) {
     std::unique_lock lock(mu_);
-    if (!cv_.wait_for(lock, timeout, [&] { return done_.load() >= target_; })) return std::nullopt;
+    if (!cv_.wait_for(lock, timeout, [&] { return done_.load() >= target_; })) {
+      return std::nullopt;
+    }
     return finishedAt_;
   }
   std::vector<double> latenciesMs() const {
     std::vector<double> out;
     out.reserve(latencyNs_.size());
-    for (int64_t ns : latencyNs_)
+    for (int64_t ns : latencyNs_) {
       out.push_back(static_cast<double>(ns) / 1e6);
+    }
     return out;
   }
   int64_t earliestAddNs() const {
     int64_t earliest = INT64_MAX;
-    for (const auto& at : addedAt_)
+    for (const auto& at : addedAt_) {
       earliest = std::min(earliest, at.load());
+    }
     return earliest;
   }
   // Objects reconciled more than once in this round (there should be none).
   size_t repeated() const {
     size_t n = 0;
-    for (const auto& count : reconcileCounts_)
+    for (const auto& count : reconcileCounts_) {
       n += count.load() > 1;
+    }
     return n;
   }
 
@@ -206,13 +216,17 @@ int runRounds(Figures& figures, kube::Client& client, size_t objects, int worker
   auto start = Clock::now();
   informer.start();
   auto finished = reconciler.wait(std::chrono::seconds(120));
-  if (!finished) return fail("initial round did not finish");
+  if (!finished) {
+    return fail("initial round did not finish");
+  }
   double fromStart = std::chrono::duration<double>(*finished - start).count();
   double fromFirstAdd =
       std::chrono::duration<double>(
           *finished - Clock::time_point(std::chrono::nanoseconds(reconciler.earliestAddNs())))
           .count();
-  if (reconciler.repeated() != 0) return fail("objects reconciled twice in the initial round");
+  if (reconciler.repeated() != 0) {
+    return fail("objects reconciled twice in the initial round");
+  }
   report(figures, "initial", workers, objects, fromFirstAdd, reconciler);
   figures.add("reconcile_informer_start_to_all_done_seconds_" + std::to_string(workers) + "w",
               fromStart, "s");
@@ -225,8 +239,12 @@ int runRounds(Figures& figures, kube::Client& client, size_t objects, int worker
     controller.queue().add("default/" + objectName(i));
   }
   finished = reconciler.wait(std::chrono::seconds(120));
-  if (!finished) return fail("steady round did not finish");
-  if (reconciler.repeated() != 0) return fail("objects reconciled twice in the steady round");
+  if (!finished) {
+    return fail("steady round did not finish");
+  }
+  if (reconciler.repeated() != 0) {
+    return fail("objects reconciled twice in the steady round");
+  }
   report(figures, "steady", workers, objects,
          std::chrono::duration<double>(*finished - start).count(), reconciler);
 
@@ -241,23 +259,33 @@ int runRounds(Figures& figures, kube::Client& client, size_t objects, int worker
 int main(int argc, char** argv) {
   bool smoke = argc > 1 && std::strcmp(argv[1], "--smoke") == 0;
   const size_t objects = countFromEnv("NW_BENCH_OBJECTS", smoke ? 1000 : 10000);
-  if (objects == 0) return fail("NW_BENCH_OBJECTS must be positive");
+  if (objects == 0) {
+    return fail("NW_BENCH_OBJECTS must be positive");
+  }
 
   std::string dir = (std::filesystem::temp_directory_path() / "nw-reconcile-bench-XXXXXX").string();
-  if (!mkdtemp(dir.data())) return fail("cannot create a temporary directory");
+  if (!mkdtemp(dir.data())) {
+    return fail("cannot create a temporary directory");
+  }
   nodewright::core::SystemClock clock;
   apiserver::ApiServerOptions serverOptions;
   serverOptions.dataDir = dir;
   serverOptions.port = 0;
   serverOptions.fsync = false;  // loading is setup; the rounds only read
   auto server = apiserver::startApiServer(serverOptions, clock);
-  if (!server) return fail(server.error().message());
+  if (!server) {
+    return fail(server.error().message());
+  }
   std::cerr << "# embedded API server in this process, store fsync off; no-op reconciler\n";
 
   auto config = kube::loadKubeconfig((*server)->kubeconfigPath());
-  if (!config) return fail(config.error().message());
+  if (!config) {
+    return fail(config.error().message());
+  }
   auto client = kube::Client::create(*config);
-  if (!client) return fail(client.error().message());
+  if (!client) {
+    return fail(client.error().message());
+  }
   kube::Client& c = **client;
 
   std::atomic<size_t> next{0};
@@ -274,20 +302,27 @@ int main(int argc, char** argv) {
                        {"labels", {{"app", "bench"}, {"shard", std::to_string(i % 16)}}}}},
                      {"data", {{"config.yaml", "replicas: " + std::to_string(i % 5)}}}};
         auto object = c.decode(json);
-        if (!object || !c.create(*object)) ++failures;
+        if (!object || !c.create(*object)) {
+          ++failures;
+        }
       }
     });
   }
-  for (auto& t : writers)
+  for (auto& t : writers) {
     t.join();
-  if (failures != 0) return fail(std::to_string(failures.load()) + " creates failed");
+  }
+  if (failures != 0) {
+    return fail(std::to_string(failures.load()) + " creates failed");
+  }
 
   // Each repetition is a fresh informer and controller; the medians are printed.
   const int repetitions = smoke ? 1 : 5;
   Figures figures;
   for (int workers : {4, 1}) {
     for (int r = 0; r < repetitions; ++r) {
-      if (int rc = runRounds(figures, c, objects, workers); rc != 0) return rc;
+      if (int rc = runRounds(figures, c, objects, workers); rc != 0) {
+        return rc;
+      }
     }
   }
   figures.print();

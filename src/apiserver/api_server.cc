@@ -30,27 +30,37 @@ class EmbeddedApiServer : public ApiServer {
   ~EmbeddedApiServer() override { stop(); }
 
   core::Status start() {
-    if (auto prepared = prepareDataDir(options_.dataDir); !prepared) return prepared;
+    if (auto prepared = prepareDataDir(options_.dataDir); !prepared) {
+      return prepared;
+    }
     if (!options_.requestLog.empty()) {
       auto log = RequestLog::open(options_.requestLog, clock_);
-      if (!log) return core::fail(log.error());
+      if (!log) {
+        return core::fail(log.error());
+      }
       requestLog_ = std::move(*log);
     }
     auto credentials = pki::loadOrCreate(options_.dataDir);
-    if (!credentials) return core::fail(credentials.error());
+    if (!credentials) {
+      return core::fail(credentials.error());
+    }
     storage::StoreOptions storeOptions;
     storeOptions.historySize = options_.watchHistory;
     storeOptions.fsync = options_.fsync;
     auto store = storage::openSqliteStore(
         (std::filesystem::path(options_.dataDir) / kStoreFile).string(), storeOptions);
-    if (!store) return core::fail(store.error().wrap("opening the object store"));
+    if (!store) {
+      return core::fail(store.error().wrap("opening the object store"));
+    }
     store_ = std::move(*store);
     rest::HandlerOptions handlerOptions;
     handlerOptions.token = credentials->token;
     handlerOptions.bookmarkInterval = options_.bookmarkInterval;
     handler_ = std::make_unique<rest::Handler>(resources_, *store_, clock_, api::builtinRegistry(),
                                                handlerOptions);
-    if (auto s = bootstrap(); !s) return s;
+    if (auto s = bootstrap(); !s) {
+      return s;
+    }
     collector_ = std::make_unique<gc::Collector>(handler_->objects());
     collector_->start();
     http::ServerOptions serverOptions;
@@ -74,7 +84,9 @@ class EmbeddedApiServer : public ApiServer {
       };
     }
     auto server = http::startServer(serverOptions, std::move(handle));
-    if (!server) return core::fail(server.error());
+    if (!server) {
+      return core::fail(server.error());
+    }
     server_ = std::move(*server);
     return pki::writePrivateFile(kubeconfigPath(), pki::kubeconfig(*credentials, url()));
   }
@@ -90,12 +102,22 @@ class EmbeddedApiServer : public ApiServer {
   }
 
   void stop() override {
-    if (stopped_) return;
+    if (stopped_) {
+      return;
+    }
     stopped_ = true;
-    if (handler_) handler_->stop();
-    if (store_) store_->close();
-    if (server_) server_->stop();
-    if (collector_) collector_->stop();
+    if (handler_) {
+      handler_->stop();
+    }
+    if (store_) {
+      store_->close();
+    }
+    if (server_) {
+      server_->stop();
+    }
+    if (collector_) {
+      collector_->stop();
+    }
   }
 
  private:
@@ -164,7 +186,9 @@ class EmbeddedApiServer : public ApiServer {
 core::Result<std::unique_ptr<ApiServer>> startApiServer(const ApiServerOptions& options,
                                                         const core::Clock& clock) {
   auto server = std::make_unique<EmbeddedApiServer>(options, clock);
-  if (auto s = server->start(); !s) return core::fail(s.error());
+  if (auto s = server->start(); !s) {
+    return core::fail(s.error());
+  }
   return std::unique_ptr<ApiServer>(std::move(server));
 }
 

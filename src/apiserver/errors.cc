@@ -15,7 +15,9 @@ std::string causeReason(const std::string& message) {
       {"Not found", "FieldValueNotFound"},
   };
   for (const auto& [prefix, reason] : reasons) {
-    if (message.rfind(prefix, 0) == 0) return reason;
+    if (message.rfind(prefix, 0) == 0) {
+      return reason;
+    }
   }
   return "FieldValueInvalid";
 }
@@ -29,7 +31,9 @@ api::Json objectDetails(const Resource& resource, std::string_view name, bool by
   api::Json details = {{"name", name},
                        {"group", resource.group},
                        {"kind", byKind ? resource.kind : resource.plural}};
-  if (resource.group.empty()) details.erase("group");
+  if (resource.group.empty()) {
+    details.erase("group");
+  }
   return details;
 }
 
@@ -40,8 +44,12 @@ api::Json ApiError::toStatus() const {
       {"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", api::Json::object()},
       {"status", "Failure"}, {"message", message}, {"reason", reason},
       {"code", code}};
-  if (reason.empty()) status.erase("reason");
-  if (details.is_object() && !details.empty()) status["details"] = details;
+  if (reason.empty()) {
+    status.erase("reason");
+  }
+  if (details.is_object() && !details.empty()) {
+    status["details"] = details;
+  }
   return status;
 }
 
@@ -118,12 +126,16 @@ ApiError invalid(const Resource& resource, std::string_view name, const api::Fie
   std::string list;
   api::Json jsonCauses = api::Json::array();
   for (const auto& e : causes) {
-    if (!list.empty()) list += ", ";
+    if (!list.empty()) {
+      list += ", ";
+    }
     list += e.toString();
     jsonCauses.push_back(
         {{"reason", causeReason(e.message)}, {"message", e.message}, {"field", e.path}});
   }
-  if (causes.size() > 1) list = "[" + list + "]";
+  if (causes.size() > 1) {
+    list = "[" + list + "]";
+  }
   api::Json details = objectDetails(resource, name, true);
   details["causes"] = std::move(jsonCauses);
   return make(422, "Invalid",

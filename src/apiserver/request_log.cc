@@ -17,8 +17,9 @@ namespace nodewright::apiserver {
 namespace {
 
 std::string lower(std::string text) {
-  for (char& c : text)
+  for (char& c : text) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   return text;
 }
 
@@ -29,11 +30,21 @@ bool watchParam(const http::Request& request) {
 
 std::string resourceVerb(const http::Request& request, bool collection, bool watch) {
   const std::string& method = request.method;
-  if (method == "GET") return watch ? "watch" : (collection ? "list" : "get");
-  if (method == "POST") return "create";
-  if (method == "PUT") return "update";
-  if (method == "PATCH") return "patch";
-  if (method == "DELETE") return collection ? "deletecollection" : "delete";
+  if (method == "GET") {
+    return watch ? "watch" : (collection ? "list" : "get");
+  }
+  if (method == "POST") {
+    return "create";
+  }
+  if (method == "PUT") {
+    return "update";
+  }
+  if (method == "PATCH") {
+    return "patch";
+  }
+  if (method == "DELETE") {
+    return collection ? "deletecollection" : "delete";
+  }
   return lower(method);
 }
 
@@ -68,7 +79,9 @@ class RecordingExchange final : public http::Exchange {
 
  private:
   void answered(int code) {
-    if (logged_) return;
+    if (logged_) {
+      return;
+    }
     logged_ = true;
     record_.code = code;
     log_.append(record_);
@@ -119,9 +132,15 @@ RequestRecord describeRequest(const http::Request& request) {
       parts.erase(parts.begin(), parts.begin() + 2);
     }
   }
-  if (!parts.empty()) record.resource = parts[0];
-  if (parts.size() >= 2) record.name = parts[1];
-  if (parts.size() >= 3) record.subresource = parts[2];
+  if (!parts.empty()) {
+    record.resource = parts[0];
+  }
+  if (parts.size() >= 2) {
+    record.name = parts[1];
+  }
+  if (parts.size() >= 3) {
+    record.subresource = parts[2];
+  }
   record.verb = resourceVerb(request, record.name.empty(), watch);
   return record;
 }
@@ -131,7 +150,9 @@ std::string formatRecord(const RequestRecord& record, core::TimePoint time) {
                     {"apiGroup", record.apiGroup}, {"apiVersion", record.apiVersion},
                     {"resource", record.resource}, {"subresource", record.subresource},
                     {"namespace", record.ns},      {"name", record.name}};
-  if (!record.resourceRequest) line["path"] = record.path;
+  if (!record.resourceRequest) {
+    line["path"] = record.path;
+  }
   line["userAgent"] = record.userAgent;
   line["code"] = record.code;
   line["dryRun"] = record.dryRun;

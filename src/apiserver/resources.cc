@@ -35,8 +35,12 @@ Resource fromModel(const api::KindInfo& info) {
   r.model = &info;
   r.custom = info.custom;
   r.schema = api::reflect::openApiSchema(*info.type);
-  if (info.statusSubresource) r.subresources.push_back("status");
-  if (scalable(info)) r.subresources.push_back("scale");
+  if (info.statusSubresource) {
+    r.subresources.push_back("status");
+  }
+  if (scalable(info)) {
+    r.subresources.push_back("scale");
+  }
   if (info.group.empty() && info.kind == "Pod") {
     r.subresources.insert(r.subresources.end(), {"binding", "eviction"});
   }
@@ -61,9 +65,13 @@ Resource crdResource() {
 
 std::vector<std::string> stringList(const api::Json& value) {
   std::vector<std::string> out;
-  if (!value.is_array()) return out;
+  if (!value.is_array()) {
+    return out;
+  }
   for (const auto& item : value) {
-    if (item.is_string()) out.push_back(item.get<std::string>());
+    if (item.is_string()) {
+      out.push_back(item.get<std::string>());
+    }
   }
   return out;
 }
@@ -76,9 +84,13 @@ std::string stringAt(const api::Json& object, const char* key) {
 std::vector<api::PrinterColumn> printerColumns(const api::Json& version) {
   std::vector<api::PrinterColumn> columns;
   auto it = version.find("additionalPrinterColumns");
-  if (it == version.end() || !it->is_array()) return columns;
+  if (it == version.end() || !it->is_array()) {
+    return columns;
+  }
   for (const auto& c : *it) {
-    if (!c.is_object()) continue;
+    if (!c.is_object()) {
+      continue;
+    }
     api::PrinterColumn column{stringAt(c, "name"), stringAt(c, "type"), stringAt(c, "jsonPath"),
                               stringAt(c, "description"), 0};
     if (auto p = c.find("priority"); p != c.end() && p->is_number_integer()) {
@@ -107,14 +119,18 @@ ResourceTable::ResourceTable(const api::Registry& registry) {
 ResourcePtr ResourceTable::find(std::string_view group, std::string_view version,
                                 std::string_view plural) const {
   for (const auto& r : *snapshot()) {
-    if (r->group == group && r->version == version && r->plural == plural) return r;
+    if (r->group == group && r->version == version && r->plural == plural) {
+      return r;
+    }
   }
   return nullptr;
 }
 
 ResourcePtr ResourceTable::findKind(std::string_view apiVersion, std::string_view kind) const {
   for (const auto& r : *snapshot()) {
-    if (r->kind == kind && r->apiVersion() == apiVersion) return r;
+    if (r->kind == kind && r->apiVersion() == apiVersion) {
+      return r;
+    }
   }
   return nullptr;
 }
@@ -135,7 +151,9 @@ std::vector<ResourcePtr> ResourceTable::addCustom(const api::Json& crd) {
   auto next = std::make_shared<std::vector<ResourcePtr>>(*resources_);
   std::vector<ResourcePtr> added;
   for (const auto& v : spec.value("versions", api::Json::array())) {
-    if (!v.is_object() || !v.value("served", true)) continue;
+    if (!v.is_object() || !v.value("served", true)) {
+      continue;
+    }
     Resource r;
     r.group = stringAt(spec, "group");
     r.version = stringAt(v, "name");
@@ -153,8 +171,12 @@ std::vector<ResourcePtr> ResourceTable::addCustom(const api::Json& crd) {
     r.custom = true;
     r.printerColumns = printerColumns(v);
     const api::Json subresources = v.value("subresources", api::Json::object());
-    if (subresources.contains("status")) r.subresources.push_back("status");
-    if (subresources.contains("scale")) r.subresources.push_back("scale");
+    if (subresources.contains("status")) {
+      r.subresources.push_back("status");
+    }
+    if (subresources.contains("scale")) {
+      r.subresources.push_back("scale");
+    }
     r.schema =
         v.value("schema", api::Json::object())
             .value("openAPIV3Schema",
@@ -182,7 +204,9 @@ void ResourceTable::removeCustom(const api::Json& crd) {
   auto next = std::make_shared<std::vector<ResourcePtr>>();
   for (const auto& r : *resources_) {
     bool dynamic = r->custom && r->model == nullptr && r->group != kCrdGroup;
-    if (dynamic && r->group == group && r->plural == plural) continue;
+    if (dynamic && r->group == group && r->plural == plural) {
+      continue;
+    }
     next->push_back(r);
   }
   resources_ = std::move(next);

@@ -20,9 +20,15 @@ constexpr std::array<bool, 256> makeUnreserved() {
 constexpr std::array<bool, 256> kUnreserved = makeUnreserved();
 
 int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 
@@ -41,10 +47,14 @@ ApiError invalidValue(std::string_view value, const std::string& name) {
 // A list index: a positive decimal number without leading zeros, so that "1" and "01" cannot
 // name the same member twice.
 std::optional<std::uint64_t> parseIndex(std::string_view text) {
-  if (text.empty() || text[0] == '0') return std::nullopt;
+  if (text.empty() || text[0] == '0') {
+    return std::nullopt;
+  }
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
   return value;
 }
 
@@ -72,10 +82,14 @@ std::optional<std::string> uriDecode(std::string_view text, bool plusIsSpace) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '%') {
-      if (i + 2 >= text.size()) return std::nullopt;
+      if (i + 2 >= text.size()) {
+        return std::nullopt;
+      }
       int hi = hexValue(text[i + 1]);
       int lo = hexValue(text[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
+      if (hi < 0 || lo < 0) {
+        return std::nullopt;
+      }
       out += static_cast<char>(hi * 16 + lo);
       i += 2;
     } else if (c == '+' && plusIsSpace) {
@@ -93,7 +107,9 @@ ApiResult<ParamPairs> parseForm(std::string_view form) {
     std::size_t amp = form.find('&');
     std::string_view piece = form.substr(0, amp);
     form = amp == std::string_view::npos ? std::string_view() : form.substr(amp + 1);
-    if (piece.empty()) continue;
+    if (piece.empty()) {
+      continue;
+    }
     std::size_t eq = piece.find('=');
     std::string_view rawName = piece.substr(0, eq);
     std::string_view rawValue = eq == std::string_view::npos ? "" : piece.substr(eq + 1);
@@ -111,7 +127,9 @@ ApiResult<ParamPairs> parseForm(std::string_view form) {
 std::string encodeForm(const ParamPairs& pairs) {
   std::string out;
   for (const auto& [name, value] : pairs) {
-    if (!out.empty()) out += '&';
+    if (!out.empty()) {
+      out += '&';
+    }
     out += uriEncode(name);
     out += '=';
     out += uriEncode(value);
@@ -124,7 +142,9 @@ Params::Params() : map_(std::make_shared<const Map>()) {}
 ApiResult<Params> Params::fromPairs(ParamPairs pairs) {
   auto map = std::make_shared<Map>();
   for (auto& [name, value] : pairs) {
-    if (name.empty()) continue;
+    if (name.empty()) {
+      continue;
+    }
     auto [it, inserted] = map->try_emplace(std::move(name), std::move(value));
     if (!inserted) {
       return apiFail("InvalidParameter", "The parameter " + it->first + " is given more than once");
@@ -135,7 +155,9 @@ ApiResult<Params> Params::fromPairs(ParamPairs pairs) {
 
 ApiResult<Params> Params::parse(std::string_view form) {
   auto pairs = parseForm(form);
-  if (!pairs) return tl::unexpected(pairs.error());
+  if (!pairs) {
+    return tl::unexpected(pairs.error());
+  }
   return fromPairs(std::move(*pairs));
 }
 
@@ -147,15 +169,21 @@ std::string Params::path(std::string_view name) const {
 
 std::optional<std::string_view> Params::find(std::string_view name) const {
   auto it = map_->find(path(name));
-  if (it == map_->end()) return std::nullopt;
+  if (it == map_->end()) {
+    return std::nullopt;
+  }
   return std::string_view(it->second);
 }
 
 bool Params::has(std::string_view name) const {
   std::string full = path(name);
   auto it = map_->lower_bound(full);
-  if (it == map_->end()) return false;
-  if (it->first == full) return true;
+  if (it == map_->end()) {
+    return false;
+  }
+  if (it->first == full) {
+    return true;
+  }
   full += '.';
   it = map_->lower_bound(full);
   return it != map_->end() && startsWith(it->first, full);
@@ -163,7 +191,9 @@ bool Params::has(std::string_view name) const {
 
 ApiResult<std::string> Params::str(std::string_view name) const {
   auto value = find(name);
-  if (!value) return tl::unexpected(missing(path(name)));
+  if (!value) {
+    return tl::unexpected(missing(path(name)));
+  }
   return std::string(*value);
 }
 
@@ -173,14 +203,20 @@ std::string Params::strOr(std::string_view name, std::string_view fallback) cons
 
 ApiResult<std::int64_t> Params::integer(std::string_view name) const {
   auto value = optInteger(name);
-  if (!value) return tl::unexpected(value.error());
-  if (!*value) return tl::unexpected(missing(path(name)));
+  if (!value) {
+    return tl::unexpected(value.error());
+  }
+  if (!*value) {
+    return tl::unexpected(missing(path(name)));
+  }
   return **value;
 }
 
 ApiResult<std::optional<std::int64_t>> Params::optInteger(std::string_view name) const {
   auto text = find(name);
-  if (!text) return std::optional<std::int64_t>();
+  if (!text) {
+    return std::optional<std::int64_t>();
+  }
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (text->empty() || ec != std::errc() || end != text->data() + text->size()) {
@@ -191,13 +227,19 @@ ApiResult<std::optional<std::int64_t>> Params::optInteger(std::string_view name)
 
 ApiResult<std::optional<bool>> Params::optBoolean(std::string_view name) const {
   auto text = find(name);
-  if (!text) return std::optional<bool>();
+  if (!text) {
+    return std::optional<bool>();
+  }
   auto equalsNoCase = [&](std::string_view word) {
     return std::equal(text->begin(), text->end(), word.begin(), word.end(),
                       [](char a, char b) { return (a | 0x20) == b; });
   };
-  if (equalsNoCase("true")) return std::optional<bool>(true);
-  if (equalsNoCase("false")) return std::optional<bool>(false);
+  if (equalsNoCase("true")) {
+    return std::optional<bool>(true);
+  }
+  if (equalsNoCase("false")) {
+    return std::optional<bool>(false);
+  }
   return tl::unexpected(invalidValue(*text, path(name)));
 }
 
@@ -212,7 +254,9 @@ ApiResult<std::vector<Params::Index>> Params::indices(const std::string& full) c
       return apiFail("InvalidParameterValue",
                      "Invalid list index '" + std::string(text) + "' in " + it->first);
     }
-    if (found.empty() || found.back().value != *index) found.push_back({*index, std::string(text)});
+    if (found.empty() || found.back().value != *index) {
+      found.push_back({*index, std::string(text)});
+    }
   }
   // Names sort as text ("10" before "2"); members come in index order.
   std::sort(found.begin(), found.end(),
@@ -226,7 +270,9 @@ ApiResult<std::vector<Params::Index>> Params::indices(const std::string& full) c
 ApiResult<std::vector<Params>> Params::list(std::string_view name) const {
   std::string full = path(name);
   auto found = indices(full);
-  if (!found) return tl::unexpected(found.error());
+  if (!found) {
+    return tl::unexpected(found.error());
+  }
   std::vector<Params> members;
   members.reserve(found->size());
   for (const Index& index : *found) {
@@ -238,12 +284,16 @@ ApiResult<std::vector<Params>> Params::list(std::string_view name) const {
 ApiResult<std::vector<std::string>> Params::strings(std::string_view name) const {
   std::string full = path(name);
   auto found = indices(full);
-  if (!found) return tl::unexpected(found.error());
+  if (!found) {
+    return tl::unexpected(found.error());
+  }
   std::vector<std::string> values;
   values.reserve(found->size());
   for (const Index& index : *found) {
     auto it = map_->find(full + '.' + index.text);
-    if (it != map_->end()) values.push_back(it->second);
+    if (it != map_->end()) {
+      values.push_back(it->second);
+    }
   }
   return values;
 }

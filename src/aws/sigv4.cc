@@ -60,7 +60,9 @@ void appendHeaderValue(std::string& out, std::string_view value) {
       pendingSpace = any;
       continue;
     }
-    if (pendingSpace) out += ' ';
+    if (pendingSpace) {
+      out += ' ';
+    }
     out += c;
     pendingSpace = false;
     any = true;
@@ -70,8 +72,12 @@ void appendHeaderValue(std::string& out, std::string_view value) {
 // Non-S3 services sign the path with dot segments and empty segments removed (the SigV4 test
 // suite's normalize-path cases), encoded once more.
 std::string canonicalUri(std::string_view path, std::string_view service) {
-  if (path.empty()) return "/";
-  if (service == "s3") return std::string(path);
+  if (path.empty()) {
+    return "/";
+  }
+  if (service == "s3") {
+    return std::string(path);
+  }
   std::vector<std::string_view> segments;
   bool trailingSlash = false;
   std::size_t start = 0;
@@ -82,19 +88,27 @@ std::string canonicalUri(std::string_view path, std::string_view service) {
     bool last = slash == std::string_view::npos;
     trailingSlash = last && (segment.empty() || segment == "." || segment == "..");
     if (segment == "..") {
-      if (!segments.empty()) segments.pop_back();
+      if (!segments.empty()) {
+        segments.pop_back();
+      }
     } else if (!segment.empty() && segment != ".") {
       segments.push_back(segment);
     }
-    if (last) break;
+    if (last) {
+      break;
+    }
     start = slash + 1;
   }
   std::string out = "/";
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    if (i > 0) out += '/';
+    if (i > 0) {
+      out += '/';
+    }
     out += uriEncode(segments[i]);
   }
-  if (trailingSlash && !segments.empty()) out += '/';
+  if (trailingSlash && !segments.empty()) {
+    out += '/';
+  }
   return out;
 }
 
@@ -112,10 +126,14 @@ std::string canonicalQuery(std::string_view query, bool dropSignature) {
     std::size_t amp = query.find('&');
     std::string_view piece = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (piece.empty()) continue;
+    if (piece.empty()) {
+      continue;
+    }
     std::size_t eq = piece.find('=');
     std::string name = canonicalComponent(piece.substr(0, eq));
-    if (dropSignature && name == "X-Amz-Signature") continue;
+    if (dropSignature && name == "X-Amz-Signature") {
+      continue;
+    }
     pairs.emplace_back(std::move(name), eq == std::string_view::npos
                                             ? std::string()
                                             : canonicalComponent(piece.substr(eq + 1)));
@@ -123,7 +141,9 @@ std::string canonicalQuery(std::string_view query, bool dropSignature) {
   std::sort(pairs.begin(), pairs.end());
   std::string out;
   for (const auto& [name, value] : pairs) {
-    if (!out.empty()) out += '&';
+    if (!out.empty()) {
+      out += '&';
+    }
     out += name;
     out += '=';
     out += value;
@@ -153,7 +173,9 @@ std::vector<std::string> signableHeaders(const Headers& headers) {
   std::vector<std::string> names;
   for (auto it = headers.begin(); it != headers.end(); it = headers.upper_bound(it->first)) {
     std::string name = lowerCopy(it->first);
-    if (!unsignable(name)) names.push_back(std::move(name));
+    if (!unsignable(name)) {
+      names.push_back(std::move(name));
+    }
   }
   return names;  // sorted: the map orders names case-insensitively
 }
@@ -246,11 +268,15 @@ std::string formatAmzDate(core::TimePoint time) {
 
 std::optional<core::TimePoint> parseAmzDate(std::string_view text) {
   using namespace std::chrono;
-  if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z') return std::nullopt;
+  if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z') {
+    return std::nullopt;
+  }
   auto number = [&](std::size_t at, std::size_t size) -> int {
     int value = 0;
     for (std::size_t i = at; i < at + size; ++i) {
-      if (text[i] < '0' || text[i] > '9') return -1;
+      if (text[i] < '0' || text[i] > '9') {
+        return -1;
+      }
       value = value * 10 + (text[i] - '0');
     }
     return value;
@@ -261,7 +287,9 @@ std::optional<core::TimePoint> parseAmzDate(std::string_view text) {
     return std::nullopt;
   }
   year_month_day ymd{year(y), month(static_cast<unsigned>(mo)), day(static_cast<unsigned>(d))};
-  if (!ymd.ok()) return std::nullopt;
+  if (!ymd.ok()) {
+    return std::nullopt;
+  }
   return time_point_cast<microseconds>(sys_days(ymd) + hours(h) + minutes(mi) + seconds(s));
 }
 
@@ -281,7 +309,9 @@ std::string canonicalRequest(const Request& request, const std::vector<std::stri
     out += ':';
     auto [first, last] = request.headers.equal_range(name);
     for (auto it = first; it != last; ++it) {
-      if (it != first) out += ',';
+      if (it != first) {
+        out += ',';
+      }
       appendHeaderValue(out, it->second);
     }
     out += '\n';
@@ -308,12 +338,16 @@ std::string stringToSign(std::string_view amzDate, std::string_view scope,
 core::Status sign(Request& request, const Credentials& credentials, std::string_view region,
                   std::string_view service, core::TimePoint time) {
   auto prepared = prepare(request, credentials, region, service, time);
-  if (!prepared) return core::fail(prepared.error());
+  if (!prepared) {
+    return core::fail(prepared.error());
+  }
   request.headers.emplace("X-Amz-Date", prepared->amzDate);
   if (!credentials.sessionToken.empty()) {
     request.headers.emplace("X-Amz-Security-Token", credentials.sessionToken);
   }
-  if (service == "s3") request.headers.emplace("X-Amz-Content-Sha256", prepared->payloadHash);
+  if (service == "s3") {
+    request.headers.emplace("X-Amz-Content-Sha256", prepared->payloadHash);
+  }
 
   std::vector<std::string> signedHeaders = signableHeaders(request.headers);
   std::string sts =
@@ -333,9 +367,13 @@ core::Status presign(Request& request, const Credentials& credentials, std::stri
     return core::fail(core::Error::invalid("sigv4: presigned expiry must be within 7 days"));
   }
   auto prepared = prepare(request, credentials, region, service, time);
-  if (!prepared) return core::fail(prepared.error());
+  if (!prepared) {
+    return core::fail(prepared.error());
+  }
   // S3 URLs are presigned before the body exists.
-  if (service == "s3" && request.payloadHash.empty()) prepared->payloadHash = "UNSIGNED-PAYLOAD";
+  if (service == "s3" && request.payloadHash.empty()) {
+    prepared->payloadHash = "UNSIGNED-PAYLOAD";
+  }
   std::vector<std::string> signedHeaders = signableHeaders(request.headers);
   ParamPairs auth = {
       {"X-Amz-Algorithm", std::string(kAlgorithm)},
@@ -347,7 +385,9 @@ core::Status presign(Request& request, const Credentials& credentials, std::stri
   if (!credentials.sessionToken.empty()) {
     auth.emplace_back("X-Amz-Security-Token", credentials.sessionToken);
   }
-  if (!request.query.empty()) request.query += '&';
+  if (!request.query.empty()) {
+    request.query += '&';
+  }
   request.query += encodeForm(auth);
   std::string sts =
       stringToSign(prepared->amzDate, prepared->scope,

@@ -38,16 +38,20 @@ struct Claims {
 };
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
     text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
     text.remove_suffix(1);
+  }
   return text;
 }
 
 std::optional<std::string_view> firstHeader(const Headers& headers, std::string_view name) {
   auto it = headers.find(name);
-  if (it == headers.end()) return std::nullopt;
+  if (it == headers.end()) {
+    return std::nullopt;
+  }
   return std::string_view(it->second);
 }
 
@@ -61,7 +65,9 @@ ParamPairs decodeQuery(std::string_view query) {
     std::size_t eq = piece.find('=');
     auto name = uriDecode(piece.substr(0, eq), false);
     auto value = uriDecode(eq == std::string_view::npos ? "" : piece.substr(eq + 1), false);
-    if (name && value) pairs.emplace_back(std::move(*name), std::move(*value));
+    if (name && value) {
+      pairs.emplace_back(std::move(*name), std::move(*value));
+    }
   }
   return pairs;
 }
@@ -78,27 +84,42 @@ ApiResult<Claims> fromHeader(std::string_view authorization, const Headers& head
     std::string_view part = trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     std::size_t eq = part.find('=');
-    if (eq == std::string_view::npos) continue;
+    if (eq == std::string_view::npos) {
+      continue;
+    }
     std::string_view key = part.substr(0, eq);
     std::string value(part.substr(eq + 1));
-    if (key == "Credential") claims.credential = std::move(value);
-    if (key == "SignedHeaders") claims.signedHeaders = std::move(value);
-    if (key == "Signature") claims.signature = std::move(value);
+    if (key == "Credential") {
+      claims.credential = std::move(value);
+    }
+    if (key == "SignedHeaders") {
+      claims.signedHeaders = std::move(value);
+    }
+    if (key == "Signature") {
+      claims.signature = std::move(value);
+    }
   }
   std::string missing;
   for (auto [name, value] :
        {std::pair{"Credential", &claims.credential}, std::pair{"Signature", &claims.signature},
         std::pair{"SignedHeaders", &claims.signedHeaders}}) {
-    if (value->empty())
+    if (value->empty()) {
       missing += "Authorization header requires '" + std::string(name) + "' parameter. ";
+    }
   }
-  if (auto date = firstHeader(headers, "x-amz-date")) claims.amzDate = *date;
+  if (auto date = firstHeader(headers, "x-amz-date")) {
+    claims.amzDate = *date;
+  }
   if (claims.amzDate.empty()) {
     missing +=
         "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.";
   }
-  if (!missing.empty()) return tl::unexpected(incomplete(std::string(trim(missing))));
-  if (auto token = firstHeader(headers, "x-amz-security-token")) claims.sessionToken = *token;
+  if (!missing.empty()) {
+    return tl::unexpected(incomplete(std::string(trim(missing))));
+  }
+  if (auto token = firstHeader(headers, "x-amz-security-token")) {
+    claims.sessionToken = *token;
+  }
   return claims;
 }
 
@@ -115,7 +136,9 @@ ApiResult<Claims> fromQuery(const ParamPairs& params) {
                          : name == "X-Amz-Expires"        ? &expires
                          : name == "X-Amz-Security-Token" ? &claims.sessionToken
                                                           : nullptr;
-    if (field && field->empty()) *field = value;
+    if (field && field->empty()) {
+      *field = value;
+    }
   }
   if (algorithm.empty() || claims.credential.empty() || claims.signature.empty() ||
       claims.amzDate.empty() || claims.signedHeaders.empty() || expires.empty()) {
@@ -141,7 +164,9 @@ std::vector<std::string> split(std::string_view text, char separator) {
   while (true) {
     std::size_t at = text.find(separator, start);
     parts.emplace_back(text.substr(start, at == std::string_view::npos ? at : at - start));
-    if (at == std::string_view::npos) return parts;
+    if (at == std::string_view::npos) {
+      return parts;
+    }
     start = at + 1;
   }
 }
@@ -214,7 +239,9 @@ std::optional<ApiError> checkTime(const Claims& claims, core::TimePoint signedAt
   }
   auto lifetime =
       claims.presigned ? std::chrono::seconds(claims.expiresSeconds) : options.allowedSkew;
-  if (now - signedAt > lifetime) return expired("Request has expired.");
+  if (now - signedAt > lifetime) {
+    return expired("Request has expired.");
+  }
   return std::nullopt;
 }
 
@@ -231,8 +258,12 @@ ApiResult<std::string> payloadHash(const Request& request, const Claims& claims,
     }
     return std::string(*declared);
   }
-  if (!request.payloadHash.empty()) return request.payloadHash;
-  if (claims.presigned && service == "s3") return std::string("UNSIGNED-PAYLOAD");
+  if (!request.payloadHash.empty()) {
+    return request.payloadHash;
+  }
+  if (claims.presigned && service == "s3") {
+    return std::string("UNSIGNED-PAYLOAD");
+  }
   return sha256Hex(request.body);
 }
 
@@ -241,7 +272,9 @@ ApiResult<std::string> payloadHash(const Request& request, const Claims& claims,
 ApiResult<Identity> verify(const Request& request, const SecretLookup& lookupSecret,
                            core::TimePoint now, const VerifyOptions& options) {
   auto claims = readClaims(request);
-  if (!claims) return tl::unexpected(claims.error());
+  if (!claims) {
+    return tl::unexpected(claims.error());
+  }
   std::vector<std::string> signedHeaders = split(claims->signedHeaders, ';');
   if (std::find(signedHeaders.begin(), signedHeaders.end(), "host") == signedHeaders.end()) {
     return tl::unexpected(incomplete("'Host' must be a 'SignedHeader' in the AWS Authorization."));
@@ -252,16 +285,22 @@ ApiResult<Identity> verify(const Request& request, const SecretLookup& lookupSec
         incomplete("Date must be in ISO-8601 'basic format'. Got '" + claims->amzDate + "'."));
   }
   auto scope = checkScope(*claims, options);
-  if (!scope) return tl::unexpected(scope.error());
+  if (!scope) {
+    return tl::unexpected(scope.error());
+  }
 
   std::optional<std::string> secret = lookupSecret(scope->keyId);
   if (!secret) {
     return apiFail("AuthFailure", "AWS was not able to validate the provided access credentials",
                    401);
   }
-  if (auto error = checkTime(*claims, *signedAt, now, options)) return tl::unexpected(*error);
+  if (auto error = checkTime(*claims, *signedAt, now, options)) {
+    return tl::unexpected(*error);
+  }
   auto payload = payloadHash(request, *claims, scope->service);
-  if (!payload) return tl::unexpected(payload.error());
+  if (!payload) {
+    return tl::unexpected(payload.error());
+  }
 
   std::string expected = signatureHex(
       *secret, scope->credentialScope,

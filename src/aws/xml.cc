@@ -99,9 +99,13 @@ std::string ec2ErrorDocument(const ApiError& error, std::string_view requestId) 
 
 std::optional<ApiError> parseEc2Error(std::string_view body, int httpStatus) {
   pugi::xml_document doc;
-  if (!doc.load_buffer(body.data(), body.size())) return std::nullopt;
+  if (!doc.load_buffer(body.data(), body.size())) {
+    return std::nullopt;
+  }
   pugi::xml_node error = doc.child("Response").child("Errors").child("Error");
-  if (!error || !error.child("Code")) return std::nullopt;
+  if (!error || !error.child("Code")) {
+    return std::nullopt;
+  }
   return ApiError{error.child_value("Code"), error.child_value("Message"), httpStatus};
 }
 

@@ -72,7 +72,9 @@ int run(const api::Registry& registry, const std::vector<std::string>& args, std
       int code = app.exit(e, out, err);
       return code == 0 ? kExitOk : kExitUsage;
     }
-    if (!action) return kExitUsage;
+    if (!action) {
+      return kExitUsage;
+    }
     runtime::LogOptions logging{*runtime::parseLogFormat(global.logFormat), global.logLevel};
     if (auto configured = runtime::configureLogging(logging); !configured) {
       err << "error: " << configured.error().message() << "\n";

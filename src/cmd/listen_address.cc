@@ -10,7 +10,9 @@ core::Result<ListenAddress> parseListenAddress(const std::string& text, const st
     return core::fail(core::Error::invalid(flag + ": " + why + " (got \"" + text + "\")"));
   };
   size_t colon = text.rfind(':');
-  if (colon == std::string::npos) return bad("expected HOST:PORT");
+  if (colon == std::string::npos) {
+    return bad("expected HOST:PORT");
+  }
   ListenAddress address;
   address.host = text.substr(0, colon);
   if (address.host.size() >= 2 && address.host.front() == '[' && address.host.back() == ']') {
@@ -30,7 +32,9 @@ core::Result<ListenAddress> parseListenAddress(const std::string& text, const st
       address.host != "localhost") {
     return bad("only loopback addresses (127.0.0.1, ::1) are served");
   }
-  if (address.host == "localhost") address.host = "127.0.0.1";
+  if (address.host == "localhost") {
+    address.host = "127.0.0.1";
+  }
   return address;
 }
 

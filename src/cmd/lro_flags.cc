@@ -91,32 +91,40 @@ core::Result<lro::EngineOptions> lroOptions(const LroFlags& flags) {
   };
   for (size_t i = 0; i < std::size(durations); ++i) {
     auto value = positive(durations[i].first, *durations[i].second);
-    if (!value) return core::fail(value.error());
+    if (!value) {
+      return core::fail(value.error());
+    }
     *targets[i] = *value;
   }
   options.adaptive.enabled = flags.adaptive;
   const auto& t = options.timeouts;
-  if (auto s = notBelowTheFloor("--azure-call-timeout", t.call, flags.callTimeout); !s)
+  if (auto s = notBelowTheFloor("--azure-call-timeout", t.call, flags.callTimeout); !s) {
     return core::fail(s.error());
+  }
   if (auto s =
           notBelowTheFloor("--azure-adaptive-timeout-min", options.adaptive.min, flags.adaptiveMin);
-      !s)
+      !s) {
     return core::fail(s.error());
-  if (auto s = notAbove("--azure-call-timeout", t.call, "--azure-service-timeout", t.service); !s)
+  }
+  if (auto s = notAbove("--azure-call-timeout", t.call, "--azure-service-timeout", t.service); !s) {
     return core::fail(s.error());
+  }
   if (auto s =
           notAbove("--azure-service-timeout", t.service, "--azure-reconcile-timeout", t.reconcile);
-      !s)
+      !s) {
     return core::fail(s.error());
+  }
   const auto& a = options.adaptive;
   if (auto s =
           notAbove("--azure-adaptive-timeout-min", a.min, "--azure-adaptive-timeout-max", a.max);
-      !s)
+      !s) {
     return core::fail(s.error());
+  }
   if (auto s =
           notAbove("--azure-adaptive-timeout-max", a.max, "--azure-service-timeout", t.service);
-      !s)
+      !s) {
     return core::fail(s.error());
+  }
   // The call timeout is where adaptation starts: outside the bounds it could never be chosen.
   if (a.enabled && (t.call < a.min || t.call > a.max)) {
     return core::fail(core::Error::invalid(

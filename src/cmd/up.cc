@@ -63,9 +63,15 @@ struct RunningSystem {
 
   ~RunningSystem() {
     controllers.reset();
-    if (arm) arm->stop();
-    if (ec2) ec2->stop();
-    if (server) server->stop();
+    if (arm) {
+      arm->stop();
+    }
+    if (ec2) {
+      ec2->stop();
+    }
+    if (server) {
+      server->stop();
+    }
   }
 };
 
@@ -196,7 +202,9 @@ std::jthread startDemo(const fs::path& examples, RunningSystem& system, Context&
     std::unique_ptr<kube::Client> client;
     if (config) {
       config->userAgent = "nodewright-demo";
-      if (auto created = kube::Client::create(*config)) client = std::move(*created);
+      if (auto created = kube::Client::create(*config)) {
+        client = std::move(*created);
+      }
     }
     auto narrate = [&ctx, mu = std::make_shared<std::mutex>()](const std::string& line) {
       std::lock_guard lock(*mu);
@@ -217,8 +225,9 @@ std::jthread startDemo(const fs::path& examples, RunningSystem& system, Context&
     if (!summary) {
       narrate("demo failed: " + summary.error().message());
     } else {
-      for (const std::string& line : up::summaryLines(*summary))
+      for (const std::string& line : up::summaryLines(*summary)) {
         narrate(line);
+      }
       succeeded = true;
     }
     finished = true;

@@ -34,7 +34,9 @@ std::chrono::steady_clock::time_point FakeClock::steadyNow() const {
 
 void FakeClock::waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                           std::chrono::steady_clock::time_point deadline) const {
-  if (steadyNow() >= deadline) return;
+  if (steadyNow() >= deadline) {
+    return;
+  }
   cv.wait_for(lock, std::chrono::milliseconds(1));
 }
 

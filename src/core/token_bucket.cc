@@ -13,7 +13,9 @@ TokenBucket::TokenBucket(const Clock& clock, double qps, int burst)
       last_(clock.steadyNow()) {}
 
 void TokenBucket::refill(std::chrono::steady_clock::time_point now) {
-  if (now <= last_) return;
+  if (now <= last_) {
+    return;
+  }
   const double elapsed = std::chrono::duration<double>(now - last_).count();
   tokens_ = std::min<double>(burst_, tokens_ + elapsed * qps_);
   last_ = now;
@@ -22,7 +24,9 @@ void TokenBucket::refill(std::chrono::steady_clock::time_point now) {
 bool TokenBucket::tryTake() {
   std::lock_guard lock(mu_);
   refill(clock_.steadyNow());
-  if (tokens_ < 1) return false;
+  if (tokens_ < 1) {
+    return false;
+  }
   tokens_ -= 1;
   return true;
 }
@@ -31,17 +35,24 @@ std::chrono::nanoseconds TokenBucket::reserve() {
   std::lock_guard lock(mu_);
   refill(clock_.steadyNow());
   tokens_ -= 1;
-  if (tokens_ >= 0) return std::chrono::nanoseconds(0);
-  if (qps_ <= 0) return std::chrono::hours(24 * 365);
+  if (tokens_ >= 0) {
+    return std::chrono::nanoseconds(0);
+  }
+  if (qps_ <= 0) {
+    return std::chrono::hours(24 * 365);
+  }
   return std::chrono::nanoseconds(static_cast<int64_t>(std::ceil(-tokens_ / qps_ * 1e9)));
 }
 
 std::chrono::nanoseconds ExponentialBackoff::delay(int failures) const {
-  if (failures <= 0) return base;
+  if (failures <= 0) {
+    return base;
+  }
   // 2^62 overflows nanoseconds long before; stop doubling once past the cap.
   std::chrono::nanoseconds d = base;
-  for (int i = 0; i < failures && d < max; ++i)
+  for (int i = 0; i < failures && d < max; ++i) {
     d *= 2;
+  }
   return std::min(d, max);
 }
 

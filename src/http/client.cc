@@ -23,7 +23,9 @@ class BeastClient : public Client {
   core::Status init() {
     boost::system::error_code ec;
     tls_.add_certificate_authority(asio::buffer(options_.caPem), ec);
-    if (ec) return core::fail(core::Error::invalid("bad CA certificate: " + ec.message()));
+    if (ec) {
+      return core::fail(core::Error::invalid("bad CA certificate: " + ec.message()));
+    }
     tls_.set_verify_mode(ssl::verify_peer);
     return connect();
   }
@@ -32,7 +34,9 @@ class BeastClient : public Client {
                               std::string_view body, std::string_view contentType) override {
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (!stream_) {
-        if (auto s = connect(); !s) return core::fail(s.error());
+        if (auto s = connect(); !s) {
+          return core::fail(s.error());
+        }
       }
       auto request = makeRequest(method, target);
       if (!body.empty()) {
@@ -44,12 +48,16 @@ class BeastClient : public Client {
       bhttp::write(*stream_, request, ec);
       bhttp::response_parser<bhttp::string_body> parser;
       parser.body_limit(1ULL << 32);
-      if (!ec) bhttp::read(*stream_, buffer_, parser, ec);
+      if (!ec) {
+        bhttp::read(*stream_, buffer_, parser, ec);
+      }
       if (ec) {
         // A kept-alive connection the server closed: reconnect once.
         stream_.reset();
         buffer_.clear();
-        if (attempt == 0) continue;
+        if (attempt == 0) {
+          continue;
+        }
         return core::fail(core::Error::internal("HTTP " + std::string(method) + " " +
                                                 std::string(target) + ": " + ec.message()));
       }
@@ -61,7 +69,9 @@ class BeastClient : public Client {
         response.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
       }
       response.body = std::move(message.body());
-      if (!message.keep_alive()) stream_.reset();
+      if (!message.keep_alive()) {
+        stream_.reset();
+      }
       return response;
     }
     return core::fail(core::Error::internal("unreachable"));
@@ -70,14 +80,18 @@ class BeastClient : public Client {
   core::Status stream(std::string_view target,
                       const std::function<bool(std::string_view line)>& onLine) override {
     if (!stream_) {
-      if (auto s = connect(); !s) return s;
+      if (auto s = connect(); !s) {
+        return s;
+      }
     }
     auto request = makeRequest("GET", target);
     beast::error_code ec;
     bhttp::write(*stream_, request, ec);
     bhttp::response_parser<bhttp::buffer_body> parser;
     parser.body_limit(boost::none);
-    if (!ec) bhttp::read_header(*stream_, buffer_, parser, ec);
+    if (!ec) {
+      bhttp::read_header(*stream_, buffer_, parser, ec);
+    }
     std::string pending;
     char chunk[16384];
     bool keepGoing = true;
@@ -86,8 +100,12 @@ class BeastClient : public Client {
       parser.get().body().size = sizeof chunk;
       // read_some: return as soon as some of the stream arrived, not when the buffer is full.
       bhttp::read_some(*stream_, buffer_, parser, ec);
-      if (ec == bhttp::error::need_buffer) ec = {};
-      if (ec) break;
+      if (ec == bhttp::error::need_buffer) {
+        ec = {};
+      }
+      if (ec) {
+        break;
+      }
       pending.append(chunk, sizeof chunk - parser.get().body().size);
       size_t newline;
       while (keepGoing && (newline = pending.find('\n')) != std::string::npos) {
@@ -119,16 +137,22 @@ class BeastClient : public Client {
   core::Status connect() {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(options_.host, ec);
-    if (ec) return core::fail(core::Error::invalid("bad host " + options_.host));
+    if (ec) {
+      return core::fail(core::Error::invalid("bad host " + options_.host));
+    }
     auto stream = std::make_unique<beast::ssl_stream<tcp::socket>>(io_, tls_);
     stream->next_layer().connect(tcp::endpoint(address, options_.port), ec);
-    if (!ec) stream->next_layer().set_option(tcp::no_delay(true), ec);
+    if (!ec) {
+      stream->next_layer().set_option(tcp::no_delay(true), ec);
+    }
     // The serving certificate names 127.0.0.1 and ::1 as IP SANs.
     if (!ec) {
       X509_VERIFY_PARAM* param = SSL_get0_param(stream->native_handle());
       X509_VERIFY_PARAM_set1_ip_asc(param, options_.host.c_str());
     }
-    if (!ec) stream->handshake(ssl::stream_base::client, ec);
+    if (!ec) {
+      stream->handshake(ssl::stream_base::client, ec);
+    }
     if (ec) {
       return core::fail(core::Error::internal("connecting to " + options_.host + ":" +
                                               std::to_string(options_.port) + ": " + ec.message()));
@@ -149,7 +173,9 @@ class BeastClient : public Client {
 
 core::Result<std::unique_ptr<Client>> connectClient(const ClientOptions& options) {
   auto client = std::make_unique<BeastClient>(options);
-  if (auto s = client->init(); !s) return core::fail(s.error());
+  if (auto s = client->init(); !s) {
+    return core::fail(s.error());
+  }
   return std::unique_ptr<Client>(std::move(client));
 }
 

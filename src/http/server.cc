@@ -31,9 +31,15 @@ using tcp = boost::asio::ip::tcp;
 using TlsStream = beast::ssl_stream<tcp::socket>;
 
 int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
   return -1;
 }
 
@@ -42,7 +48,9 @@ void parseQuery(std::string_view raw, std::multimap<std::string, std::string>& o
     size_t amp = raw.find('&');
     std::string_view pair = raw.substr(0, amp);
     raw = amp == std::string_view::npos ? std::string_view() : raw.substr(amp + 1);
-    if (pair.empty()) continue;
+    if (pair.empty()) {
+      continue;
+    }
     size_t eq = pair.find('=');
     std::string key = percentDecode(pair.substr(0, eq), true);
     std::string value =
@@ -72,8 +80,12 @@ class ChunkedStream : public Stream {
   ChunkedStream(Socket& stream, WriteDeadline deadline, bool failed)
       : stream_(stream), deadline_(std::move(deadline)), failed_(failed) {}
   bool write(std::string_view chunk) override {
-    if (failed_) return false;
-    if (chunk.empty()) return true;
+    if (failed_) {
+      return false;
+    }
+    if (chunk.empty()) {
+      return true;
+    }
     // A watcher that stops reading would otherwise pin this thread in the write forever.
     if (!deadline_.begin()) {
       failed_ = true;
@@ -85,7 +97,9 @@ class ChunkedStream : public Stream {
     return !failed_;
   }
   void finish() {
-    if (failed_ || !deadline_.begin()) return;
+    if (failed_ || !deadline_.begin()) {
+      return;
+    }
     beast::error_code ec;
     asio::write(stream_, bhttp::make_chunk_last(), ec);
   }
@@ -104,13 +118,16 @@ class ConnectionExchange : public Exchange {
 
   // Written under the request's deadline (the connection is in its Busy phase).
   void respond(Response response) override {
-    if (done_) return;
+    if (done_) {
+      return;
+    }
     done_ = true;
     bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(response.status), version_};
     res.set(bhttp::field::content_type, response.contentType);
     res.set(bhttp::field::cache_control, "no-cache, private");
-    for (auto& [name, value] : response.headers)
+    for (auto& [name, value] : response.headers) {
       res.insert(name, value);
+    }
     res.keep_alive(keepAlive_);
     res.body() = std::move(response.body);
     res.prepare_payload();
@@ -137,7 +154,9 @@ class ConnectionExchange : public Exchange {
   }
 
   void finish() {
-    if (stream_body_) stream_body_->finish();
+    if (stream_body_) {
+      stream_body_->finish();
+    }
   }
   bool answered() const { return done_; }
   bool written() const { return ok_; }
@@ -169,8 +188,9 @@ Request requestHead(const RequestParser::value_type& message) {
   }
   for (const auto& field : message) {
     std::string name(field.name_string());
-    for (char& c : name)
+    for (char& c : name) {
       c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
     request.headers[name] = std::string(field.value());
   }
   return request;
@@ -200,16 +220,27 @@ class BeastServer : public Server {
 
   core::Status start() {
     boost::system::error_code ec;
-    if (!options_.certificatePem.empty()) loadCertificate(ec);
-    if (ec)
+    if (!options_.certificatePem.empty()) {
+      loadCertificate(ec);
+    }
+    if (ec) {
       return core::fail(core::Error::internal("loading the serving certificate: " + ec.message()));
+    }
     auto address = asio::ip::make_address(options_.host, ec);
-    if (ec) return core::fail(core::Error::invalid("--listen: bad address " + options_.host));
+    if (ec) {
+      return core::fail(core::Error::invalid("--listen: bad address " + options_.host));
+    }
     tcp::endpoint endpoint{address, options_.port};
     acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (!ec) {
+      acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    }
+    if (!ec) {
+      acceptor_.bind(endpoint, ec);
+    }
+    if (!ec) {
+      acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    }
     if (ec) {
       return core::fail(core::Error::internal("listening on " + options_.host + ":" +
                                               std::to_string(options_.port) + ": " + ec.message()));
@@ -223,19 +254,24 @@ class BeastServer : public Server {
   size_t openConnections() const override { return table_.open(); }
 
   void stop() override {
-    if (stopped_.exchange(true)) return;
+    if (stopped_.exchange(true)) {
+      return;
+    }
     boost::system::error_code ec;
     ::shutdown(acceptor_.native_handle(), SHUT_RDWR);
     acceptor_.close(ec);
-    if (acceptThread_.joinable()) acceptThread_.join();
+    if (acceptThread_.joinable()) {
+      acceptThread_.join();
+    }
     table_.shutdownAll();
     std::list<Connection> connections;
     {
       std::lock_guard lock(mu_);
       connections.splice(connections.end(), connections_);
     }
-    for (auto& c : connections)
+    for (auto& c : connections) {
       c.thread.join();
+    }
   }
 
  private:
@@ -254,7 +290,9 @@ class BeastServer : public Server {
       boost::system::error_code ec;
       acceptor_.accept(socket, ec);
       if (ec) {
-        if (stopped_) return;
+        if (stopped_) {
+          return;
+        }
         continue;
       }
       socket.set_option(tcp::no_delay(true), ec);
@@ -295,12 +333,15 @@ class BeastServer : public Server {
       std::lock_guard lock(mu_);
       for (auto it = connections_.begin(); it != connections_.end();) {
         auto next = std::next(it);
-        if (it->finished->load()) done.splice(done.end(), connections_, it);
+        if (it->finished->load()) {
+          done.splice(done.end(), connections_, it);
+        }
         it = next;
       }
     }
-    for (auto& c : done)
+    for (auto& c : done) {
       c.thread.join();
+    }
   }
 
   void loadCertificate(boost::system::error_code& ec) {
@@ -308,7 +349,9 @@ class BeastServer : public Server {
                      ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
                      ssl::context::single_dh_use);
     tls_.use_certificate_chain(asio::buffer(options_.certificatePem), ec);
-    if (!ec) tls_.use_private_key(asio::buffer(options_.privateKeyPem), ssl::context::pem, ec);
+    if (!ec) {
+      tls_.use_private_key(asio::buffer(options_.privateKeyPem), ssl::context::pem, ec);
+    }
   }
 
   // Declared after the stream that owns the socket, so destroyed before it: the table forgets
@@ -330,10 +373,14 @@ class BeastServer : public Server {
     TlsStream stream(std::move(socket), tls_);
     Release release{table_, slot};
     stream.handshake(ssl::stream_base::server, ec);
-    if (ec) return;
+    if (ec) {
+      return;
+    }
     serveRequests(stream, slot);
     // close_notify waits for the peer's: bounded like a drain.
-    if (table_.enter(slot, Phase::Draining, options_.limits.drainTimeout)) stream.shutdown(ec);
+    if (table_.enter(slot, Phase::Draining, options_.limits.drainTimeout)) {
+      stream.shutdown(ec);
+    }
   }
 
   WriteDeadline writeDeadline(const SlotPtr& slot) {
@@ -348,12 +395,18 @@ class BeastServer : public Server {
     while (!stopped_) {
       // Idle until the next request's first byte; its headers then have their own deadline.
       if (buffer.size() == 0) {
-        if (!table_.enter(slot, Phase::Idle, limits.idleTimeout)) return;
+        if (!table_.enter(slot, Phase::Idle, limits.idleTimeout)) {
+          return;
+        }
         const size_t n = stream.read_some(buffer.prepare(4096), ec);
-        if (ec) return;
+        if (ec) {
+          return;
+        }
         buffer.commit(n);
       }
-      if (!table_.enter(slot, Phase::Header, limits.headerTimeout)) return;
+      if (!table_.enter(slot, Phase::Header, limits.headerTimeout)) {
+        return;
+      }
       RequestParser parser;
       parser.header_limit(static_cast<std::uint32_t>(limits.maxHeaderBytes));
       // Content-Length is judged below, after admission: a refusal comes first, as in kube.
@@ -384,11 +437,15 @@ class BeastServer : public Server {
         return;
       }
       if (!parser.is_done()) {
-        if (!table_.enter(slot, Phase::Body, limits.bodyTimeout)) return;
+        if (!table_.enter(slot, Phase::Body, limits.bodyTimeout)) {
+          return;
+        }
         if (expectsContinue(message)) {
           static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
           asio::write(stream, asio::buffer(kContinue.data(), kContinue.size()), ec);
-          if (ec) return;
+          if (ec) {
+            return;
+          }
         }
         parser.body_limit(options_.maxBodyBytes);
         bhttp::read(stream, buffer, parser, ec);
@@ -396,10 +453,14 @@ class BeastServer : public Server {
           refuse(stream, slot, buffer, parser, message.version(), tooLarge());
           return;
         }
-        if (ec) return;
+        if (ec) {
+          return;
+        }
       }
       request.body = std::move(message.body());
-      if (!table_.enter(slot, Phase::Busy, limits.requestTimeout)) return;
+      if (!table_.enter(slot, Phase::Busy, limits.requestTimeout)) {
+        return;
+      }
       ConnectionExchange<Socket> exchange(stream, message.version(), message.keep_alive(),
                                           writeDeadline(slot));
       try {
@@ -408,10 +469,14 @@ class BeastServer : public Server {
         spdlog::error("http: handler failed for {} {}: {}", request.method, request.path, e.what());
         exchange.respond(Response{500, "text/plain", "internal error", {}});
       }
-      if (!exchange.answered()) exchange.respond(Response{500, "text/plain", "no response", {}});
+      if (!exchange.answered()) {
+        exchange.respond(Response{500, "text/plain", "no response", {}});
+      }
       exchange.finish();
       admission.hold.reset();
-      if (!exchange.reusable()) return;
+      if (!exchange.reusable()) {
+        return;
+      }
     }
   }
 
@@ -427,10 +492,14 @@ class BeastServer : public Server {
   void refuse(Socket& stream, const SlotPtr& slot, beast::flat_buffer& buffer,
               const RequestParser& parser, unsigned version, Response response) {
     const ConnectionLimits& limits = options_.limits;
-    if (!table_.enter(slot, Phase::Busy, limits.requestTimeout)) return;
+    if (!table_.enter(slot, Phase::Busy, limits.requestTimeout)) {
+      return;
+    }
     ConnectionExchange<Socket> exchange(stream, version, false, writeDeadline(slot));
     exchange.respond(std::move(response));
-    if (!exchange.written() || !table_.enter(slot, Phase::Draining, limits.drainTimeout)) return;
+    if (!exchange.written() || !table_.enter(slot, Phase::Draining, limits.drainTimeout)) {
+      return;
+    }
     uint64_t budget = limits.maxDrainBytes;
     if (parser.is_header_done() && parser.content_length()) {
       budget = std::min<uint64_t>(budget, *parser.content_length());
@@ -440,7 +509,9 @@ class BeastServer : public Server {
     beast::error_code ec;
     while (drained < budget) {
       drained += stream.read_some(asio::buffer(scratch), ec);
-      if (ec) return;
+      if (ec) {
+        return;
+      }
     }
   }
 
@@ -494,7 +565,9 @@ std::string percentDecode(std::string_view text, bool plusIsSpace) {
 
 core::Result<std::unique_ptr<Server>> startServer(ServerOptions options, Handler handler) {
   auto server = std::make_unique<BeastServer>(std::move(options), std::move(handler));
-  if (auto status = server->start(); !status) return core::fail(status.error());
+  if (auto status = server->start(); !status) {
+    return core::fail(status.error());
+  }
   return std::unique_ptr<Server>(std::move(server));
 }
 

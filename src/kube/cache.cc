@@ -29,27 +29,40 @@ std::vector<std::string> namespaceIndex(const api::Object& object) {
 
 std::vector<std::string> ownerIndex(const api::Object& object) {
   std::vector<std::string> out;
-  for (const auto& ref : object.metadata().ownerReferences)
-    if (!ref.uid.empty()) out.push_back(ref.uid);
+  for (const auto& ref : object.metadata().ownerReferences) {
+    if (!ref.uid.empty()) {
+      out.push_back(ref.uid);
+    }
+  }
   return out;
 }
 
 std::vector<std::string> nodeNameIndex(const api::Object& object) {
-  if (auto* pod = object.as<api::corev1::Pod>()) return nonEmpty(pod->spec.nodeName);
-  if (auto* claim = object.as<api::karpenter::NodeClaim>()) return nonEmpty(claim->status.nodeName);
+  if (auto* pod = object.as<api::corev1::Pod>()) {
+    return nonEmpty(pod->spec.nodeName);
+  }
+  if (auto* claim = object.as<api::karpenter::NodeClaim>()) {
+    return nonEmpty(claim->status.nodeName);
+  }
   return {};
 }
 
 std::vector<std::string> providerIdIndex(const api::Object& object) {
-  if (auto* node = object.as<api::corev1::Node>()) return nonEmpty(node->spec.providerID);
-  if (auto* claim = object.as<api::karpenter::NodeClaim>())
+  if (auto* node = object.as<api::corev1::Node>()) {
+    return nonEmpty(node->spec.providerID);
+  }
+  if (auto* claim = object.as<api::karpenter::NodeClaim>()) {
     return nonEmpty(claim->status.providerID);
-  if (auto* machine = object.as<api::capi::Machine>())
+  }
+  if (auto* machine = object.as<api::capi::Machine>()) {
     return nonEmpty(machine->spec.providerID.value_or(""));
-  if (auto* vm = object.as<api::capz::AzureMachine>())
+  }
+  if (auto* vm = object.as<api::capz::AzureMachine>()) {
     return nonEmpty(vm->spec.providerID.value_or(""));
-  if (auto* poolMachine = object.as<api::capz::AzureMachinePoolMachine>())
+  }
+  if (auto* poolMachine = object.as<api::capz::AzureMachinePoolMachine>()) {
     return nonEmpty(poolMachine->spec.providerID);
+  }
   return {};
 }
 
@@ -63,20 +76,23 @@ Cache::Cache() {
 void Cache::addIndex(const std::string& name, IndexFunc fn) {
   std::unique_lock lock(mu_);
   if (indexers_.count(name)) {
-    for (const auto& [key, object] : objects_)
+    for (const auto& [key, object] : objects_) {
       unindexLocked(key, object);
+    }
   }
   indexers_[name] = std::move(fn);
   indexes_.erase(name);
-  for (const auto& [key, object] : objects_)
+  for (const auto& [key, object] : objects_) {
     indexLocked(key, object);
+  }
 }
 
 void Cache::indexLocked(const std::string& key, const api::Object& object) {
   for (const auto& [name, fn] : indexers_) {
     auto& index = indexes_[name];
-    for (auto& value : fn(object))
+    for (auto& value : fn(object)) {
       index[value].insert(key);
+    }
   }
 }
 
@@ -85,9 +101,13 @@ void Cache::unindexLocked(const std::string& key, const api::Object& object) {
     auto& index = indexes_[name];
     for (auto& value : fn(object)) {
       auto it = index.find(value);
-      if (it == index.end()) continue;
+      if (it == index.end()) {
+        continue;
+      }
       it->second.erase(key);
-      if (it->second.empty()) index.erase(it);
+      if (it->second.empty()) {
+        index.erase(it);
+      }
     }
   }
 }
@@ -95,7 +115,9 @@ void Cache::unindexLocked(const std::string& key, const api::Object& object) {
 std::optional<api::Object> Cache::get(const std::string& key) const {
   std::shared_lock lock(mu_);
   auto it = objects_.find(key);
-  if (it == objects_.end()) return std::nullopt;
+  if (it == objects_.end()) {
+    return std::nullopt;
+  }
   return it->second;
 }
 
@@ -103,8 +125,9 @@ std::vector<api::Object> Cache::list() const {
   std::shared_lock lock(mu_);
   std::vector<api::Object> out;
   out.reserve(objects_.size());
-  for (const auto& [key, object] : objects_)
+  for (const auto& [key, object] : objects_) {
     out.push_back(object);
+  }
   return out;
 }
 
@@ -112,11 +135,16 @@ std::vector<api::Object> Cache::byIndex(const std::string& index, const std::str
   std::shared_lock lock(mu_);
   std::vector<api::Object> out;
   auto idx = indexes_.find(index);
-  if (idx == indexes_.end()) return out;
+  if (idx == indexes_.end()) {
+    return out;
+  }
   auto it = idx->second.find(value);
-  if (it == idx->second.end()) return out;
-  for (const auto& key : it->second)
+  if (it == idx->second.end()) {
+    return out;
+  }
+  for (const auto& key : it->second) {
     out.push_back(objects_.at(key));
+  }
   return out;
 }
 
@@ -124,8 +152,9 @@ std::vector<std::string> Cache::keys() const {
   std::shared_lock lock(mu_);
   std::vector<std::string> out;
   out.reserve(objects_.size());
-  for (const auto& [key, object] : objects_)
+  for (const auto& [key, object] : objects_) {
     out.push_back(key);
+  }
   return out;
 }
 
@@ -152,7 +181,9 @@ std::optional<api::Object> Cache::upsert(const api::Object& object) {
 std::optional<api::Object> Cache::erase(const std::string& key) {
   std::unique_lock lock(mu_);
   auto it = objects_.find(key);
-  if (it == objects_.end()) return std::nullopt;
+  if (it == objects_.end()) {
+    return std::nullopt;
+  }
   api::Object previous = it->second;
   unindexLocked(key, previous);
   objects_.erase(it);
@@ -169,7 +200,9 @@ Cache::Replaced Cache::replace(std::vector<api::Object> objects) {
   }
   std::unique_lock lock(mu_);
   for (auto& [key, object] : objects_) {
-    if (!next.count(key)) out.removed.push_back(object);
+    if (!next.count(key)) {
+      out.removed.push_back(object);
+    }
   }
   for (auto& [key, object] : next) {
     auto it = objects_.find(key);
@@ -181,8 +214,9 @@ Cache::Replaced Cache::replace(std::vector<api::Object> objects) {
   }
   objects_ = std::move(next);
   indexes_.clear();
-  for (const auto& [key, object] : objects_)
+  for (const auto& [key, object] : objects_) {
     indexLocked(key, object);
+  }
   return out;
 }
 

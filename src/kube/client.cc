@@ -29,7 +29,9 @@ std::string queryEscape(std::string_view text) {
 class Query {
  public:
   Query& add(std::string_view key, std::string_view value) {
-    if (value.empty()) return *this;
+    if (value.empty()) {
+      return *this;
+    }
     text_ += text_.empty() ? '?' : '&';
     text_ += key;
     text_ += '=';
@@ -113,7 +115,9 @@ const char* watchEventTypeName(WatchEventType type) {
 core::Result<std::unique_ptr<Client>> Client::create(const RestConfig& config,
                                                      ClientOptions options) {
   auto transport = makeTransport(config);
-  if (!transport) return core::fail(transport.error());
+  if (!transport) {
+    return core::fail(transport.error());
+  }
   return std::make_unique<Client>(config, std::move(*transport), options);
 }
 
@@ -123,19 +127,24 @@ Client::Client(RestConfig config, std::unique_ptr<Transport> transport, ClientOp
       registry_(options.registry ? options.registry : &api::builtinRegistry()),
       clock_(options.clock ? options.clock : &core::systemClock()),
       observer_(options.observer) {
-  if (config_.qps > 0)
+  if (config_.qps > 0) {
     limiter_ = std::make_unique<core::TokenBucket>(*clock_, config_.qps, config_.burst);
+  }
 }
 
 std::string Client::collectionPath(const api::KindInfo& kind, const std::string& ns) {
   std::string path =
       kind.group.empty() ? "/api/" + kind.version : "/apis/" + kind.group + "/" + kind.version;
-  if (kind.namespaced && !ns.empty()) path += "/namespaces/" + queryEscape(ns);
+  if (kind.namespaced && !ns.empty()) {
+    path += "/namespaces/" + queryEscape(ns);
+  }
   return path + "/" + kind.plural;
 }
 
 ApiResult<api::Object> Client::decode(const api::Json& json) const {
-  if (!json.is_object()) return tl::unexpected(decodeError("not an object"));
+  if (!json.is_object()) {
+    return tl::unexpected(decodeError("not an object"));
+  }
   const api::KindInfo* kind = registry_->find(json.value("apiVersion", ""), json.value("kind", ""));
   if (!kind) {
     return tl::unexpected(decodeError(
@@ -146,8 +155,9 @@ ApiResult<api::Object> Client::decode(const api::Json& json) const {
   api::reflect::DecodeOptions lenient{.strict = false};
   api::reflect::DecodeContext ctx{lenient, errors};
   kind->type->decode(json, object.raw(), api::reflect::PathNode{}, ctx);
-  if (!errors.empty())
+  if (!errors.empty()) {
     return tl::unexpected(decodeError(errors.front().path + ": " + errors.front().message));
+  }
   return object;
 }
 
@@ -162,7 +172,9 @@ ApiResult<HttpResponse> Client::call(HttpRequest request, const char* verb) {
     observer_->observe(verb, request.method, response ? response->status : 0,
                        std::chrono::duration<double>(clock_->steadyNow() - start).count());
   }
-  if (!response) return response;
+  if (!response) {
+    return response;
+  }
   if (response->status >= 300) {
     return tl::unexpected(classify(response->status, response->body, response->retryAfter));
   }
@@ -171,9 +183,13 @@ ApiResult<HttpResponse> Client::call(HttpRequest request, const char* verb) {
 
 ApiResult<api::Object> Client::objectCall(HttpRequest request, const char* verb) {
   auto response = call(std::move(request), verb);
-  if (!response) return tl::unexpected(response.error());
+  if (!response) {
+    return tl::unexpected(response.error());
+  }
   auto json = api::Json::parse(response->body, nullptr, false);
-  if (json.is_discarded()) return tl::unexpected(decodeError("invalid JSON"));
+  if (json.is_discarded()) {
+    return tl::unexpected(decodeError("invalid JSON"));
+  }
   return decode(json);
 }
 
@@ -192,16 +208,22 @@ ApiResult<ObjectList> Client::listPage(const api::KindInfo& kind, const std::str
       .add("resourceVersion", options.resourceVersion)
       .add("resourceVersionMatch", options.resourceVersionMatch);
   auto response = call(makeRequest("GET", collectionPath(kind, ns) + query.str()), "LIST");
-  if (!response) return tl::unexpected(response.error());
+  if (!response) {
+    return tl::unexpected(response.error());
+  }
   auto json = api::Json::parse(response->body, nullptr, false);
-  if (!json.is_object()) return tl::unexpected(decodeError("a list that is not an object"));
+  if (!json.is_object()) {
+    return tl::unexpected(decodeError("a list that is not an object"));
+  }
   ObjectList out;
   if (auto meta = json.find("metadata"); meta != json.end() && meta->is_object()) {
     out.resourceVersion = meta->value("resourceVersion", "");
     out.continueToken = meta->value("continue", "");
   }
   auto items = json.find("items");
-  if (items == json.end() || !items->is_array()) return out;
+  if (items == json.end() || !items->is_array()) {
+    return out;
+  }
   out.items.reserve(items->size());
   for (auto& item : *items) {
     // Items of built-in lists carry no apiVersion/kind.
@@ -210,7 +232,9 @@ ApiResult<ObjectList> Client::listPage(const api::KindInfo& kind, const std::str
       item["kind"] = kind.kind;
     }
     auto object = decode(item);
-    if (!object) return tl::unexpected(object.error());
+    if (!object) {
+      return tl::unexpected(object.error());
+    }
     out.items.push_back(std::move(*object));
   }
   return out;
@@ -218,15 +242,24 @@ ApiResult<ObjectList> Client::listPage(const api::KindInfo& kind, const std::str
 
 ApiResult<ObjectList> Client::list(const api::KindInfo& kind, const std::string& ns,
                                    ListOptions options) {
-  if (options.limit == 0) options.limit = 500;
+  if (options.limit == 0) {
+    options.limit = 500;
+  }
   ObjectList all;
   for (bool first = true;; first = false) {
     auto page = listPage(kind, ns, options);
-    if (!page) return tl::unexpected(page.error());
-    if (first) all.resourceVersion = page->resourceVersion;
-    for (auto& item : page->items)
+    if (!page) {
+      return tl::unexpected(page.error());
+    }
+    if (first) {
+      all.resourceVersion = page->resourceVersion;
+    }
+    for (auto& item : page->items) {
       all.items.push_back(std::move(item));
-    if (page->continueToken.empty()) return all;
+    }
+    if (page->continueToken.empty()) {
+      return all;
+    }
     // Later pages come from the first page's snapshot; resourceVersion must not be repeated.
     options.continueToken = page->continueToken;
     options.resourceVersion.clear();
@@ -260,9 +293,13 @@ ApiResult<api::Json> Client::postSubresource(const api::KindInfo& kind, const st
       makeRequest("POST", collectionPath(kind, ns) + "/" + queryEscape(name) + "/" + subresource,
                   api::dumpJson(body)),
       "POST");
-  if (!response) return tl::unexpected(response.error());
+  if (!response) {
+    return tl::unexpected(response.error());
+  }
   auto json = api::Json::parse(response->body, nullptr, false);
-  if (json.is_discarded()) return tl::unexpected(decodeError("invalid JSON"));
+  if (json.is_discarded()) {
+    return tl::unexpected(decodeError("invalid JSON"));
+  }
   return json;
 }
 
@@ -270,12 +307,16 @@ ApiResult<api::Object> Client::patch(const api::KindInfo& kind, const std::strin
                                      const std::string& name, PatchType type,
                                      const std::string& body, const PatchOptions& options) {
   std::string path = collectionPath(kind, ns) + "/" + queryEscape(name);
-  if (!options.subresource.empty()) path += "/" + options.subresource;
+  if (!options.subresource.empty()) {
+    path += "/" + options.subresource;
+  }
   Query query;
   if (type == PatchType::Apply) {
     query.add("fieldManager",
               options.fieldManager.empty() ? config_.userAgent : options.fieldManager);
-    if (options.force) query.add("force", "true");
+    if (options.force) {
+      query.add("force", "true");
+    }
   } else {
     query.add("fieldManager", options.fieldManager);
   }
@@ -289,23 +330,35 @@ ApiResult<std::optional<api::Object>> Client::remove(const api::KindInfo& kind,
   api::Json body = {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}};
   if (options.preconditionUid || options.preconditionResourceVersion) {
     api::Json pre = api::Json::object();
-    if (options.preconditionUid) pre["uid"] = *options.preconditionUid;
-    if (options.preconditionResourceVersion)
+    if (options.preconditionUid) {
+      pre["uid"] = *options.preconditionUid;
+    }
+    if (options.preconditionResourceVersion) {
       pre["resourceVersion"] = *options.preconditionResourceVersion;
+    }
     body["preconditions"] = std::move(pre);
   }
-  if (options.propagation != Propagation::Default)
+  if (options.propagation != Propagation::Default) {
     body["propagationPolicy"] = propagationName(options.propagation);
-  if (options.gracePeriodSeconds) body["gracePeriodSeconds"] = *options.gracePeriodSeconds;
+  }
+  if (options.gracePeriodSeconds) {
+    body["gracePeriodSeconds"] = *options.gracePeriodSeconds;
+  }
   auto response = call(makeRequest("DELETE", collectionPath(kind, ns) + "/" + queryEscape(name),
                                    api::dumpJson(body)),
                        "DELETE");
-  if (!response) return tl::unexpected(response.error());
+  if (!response) {
+    return tl::unexpected(response.error());
+  }
   auto json = api::Json::parse(response->body, nullptr, false);
   // A Status answer means the object is gone; the object itself means it is still terminating.
-  if (!json.is_object() || json.value("kind", "") == "Status") return std::optional<api::Object>();
+  if (!json.is_object() || json.value("kind", "") == "Status") {
+    return std::optional<api::Object>();
+  }
   auto object = decode(json);
-  if (!object) return tl::unexpected(object.error());
+  if (!object) {
+    return tl::unexpected(object.error());
+  }
   return std::optional<api::Object>(std::move(*object));
 }
 
@@ -318,7 +371,9 @@ ApiStatus Client::watch(const api::KindInfo& kind, const std::string& ns,
       .add("fieldSelector", options.fieldSelector)
       .add("resourceVersion", options.resourceVersion)
       .add("timeoutSeconds", options.timeoutSeconds);
-  if (options.allowWatchBookmarks) query.add("allowWatchBookmarks", "true");
+  if (options.allowWatchBookmarks) {
+    query.add("allowWatchBookmarks", "true");
+  }
   HttpRequest request = makeRequest("GET", collectionPath(kind, ns) + query.str());
   // The server ends the watch after timeoutSeconds; the client's own limit is a little later.
   int64_t serverSeconds = options.timeoutSeconds > 0 ? options.timeoutSeconds : 1800;
@@ -339,21 +394,22 @@ ApiStatus Client::watch(const api::KindInfo& kind, const std::string& ns,
           event.error = classify(raw.value("code", 500), api::dumpJson(raw), "");
           return onEvent(std::move(event));
         }
-        if (type == "ADDED")
+        if (type == "ADDED") {
           event.type = WatchEventType::Added;
-        else if (type == "MODIFIED")
+        } else if (type == "MODIFIED") {
           event.type = WatchEventType::Modified;
-        else if (type == "DELETED")
+        } else if (type == "DELETED") {
           event.type = WatchEventType::Deleted;
-        else if (type == "BOOKMARK")
+        } else if (type == "BOOKMARK") {
           event.type = WatchEventType::Bookmark;
-        else {
+        } else {
           decodeFailure = decodeError("unknown watch event type \"" + type + "\"");
           return false;
         }
         if (raw.is_object()) {
-          if (auto meta = raw.find("metadata"); meta != raw.end() && meta->is_object())
+          if (auto meta = raw.find("metadata"); meta != raw.end() && meta->is_object()) {
             event.resourceVersion = meta->value("resourceVersion", "");
+          }
         }
         if (event.type != WatchEventType::Bookmark) {
           if (!raw.contains("kind")) {
@@ -370,7 +426,9 @@ ApiStatus Client::watch(const api::KindInfo& kind, const std::string& ns,
         return onEvent(std::move(event));
       },
       stop);
-  if (decodeFailure) return tl::unexpected(*decodeFailure);
+  if (decodeFailure) {
+    return tl::unexpected(*decodeFailure);
+  }
   return status;
 }
 
@@ -385,10 +443,16 @@ ApiResult<api::Object> writeWithRetry(Client& client, const api::KindInfo& kind,
   thread_local std::minstd_rand jitter(std::random_device{}());
   for (int attempt = 1;; ++attempt) {
     auto current = client.get(kind, ns, name);
-    if (!current) return current;
-    if (!mutate(*current)) return current;
+    if (!current) {
+      return current;
+    }
+    if (!mutate(*current)) {
+      return current;
+    }
     auto updated = (client.*write)(*current);
-    if (updated || !updated.error().is(Reason::Conflict) || attempt >= attempts) return updated;
+    if (updated || !updated.error().is(Reason::Conflict) || attempt >= attempts) {
+      return updated;
+    }
     // client-go's DefaultRetry: 10 ms, ×1, jitter 0.1 — keeps contending writers apart.
     core::sleepFor(client.clock(), std::chrono::microseconds(10000 + jitter() % 1000));
   }

@@ -147,8 +147,11 @@ class Client {
 template <class T>
 const api::KindInfo& kindOf(const api::Registry& registry = api::builtinRegistry()) {
   auto search = [](const api::Registry& r) -> const api::KindInfo* {
-    for (const auto& k : r.kinds())
-      if (k.type == &api::reflect::opsFor<T>()) return &k;
+    for (const auto& k : r.kinds()) {
+      if (k.type == &api::reflect::opsFor<T>()) {
+        return &k;
+      }
+    }
     return nullptr;
   };
   // The built-in registry never changes, so its answer is kept; other registries are searched.
@@ -169,11 +172,14 @@ class Typed {
   }
   ApiResult<std::vector<T>> list(const std::string& ns, const ListOptions& options = {}) {
     auto result = client_.list(kind_, ns, options);
-    if (!result) return tl::unexpected(result.error());
+    if (!result) {
+      return tl::unexpected(result.error());
+    }
     std::vector<T> out;
     out.reserve(result->items.size());
-    for (auto& item : result->items)
+    for (auto& item : result->items) {
       out.push_back(*item.template as<T>());
+    }
     return out;
   }
   ApiResult<T> create(const T& value) { return unwrap(client_.create(wrap(value))); }
@@ -192,7 +198,9 @@ class Typed {
  private:
   api::Object wrap(const T& value) const { return api::Object(&kind_, std::make_shared<T>(value)); }
   static ApiResult<T> unwrap(ApiResult<api::Object> result) {
-    if (!result) return tl::unexpected(result.error());
+    if (!result) {
+      return tl::unexpected(result.error());
+    }
     return *result->template as<T>();
   }
 

@@ -38,10 +38,14 @@ Reason byCode(int code, const std::string& statusReason) {
 
 // Retry-After is seconds here (the apiserver never sends an HTTP date).
 std::optional<std::chrono::milliseconds> parseRetryAfter(const std::string& value) {
-  if (value.empty()) return std::nullopt;
+  if (value.empty()) {
+    return std::nullopt;
+  }
   char* end = nullptr;
   long seconds = std::strtol(value.c_str(), &end, 10);
-  if (end == value.c_str() || seconds < 0) return std::nullopt;
+  if (end == value.c_str() || seconds < 0) {
+    return std::nullopt;
+  }
   return std::chrono::seconds(seconds);
 }
 
@@ -92,8 +96,9 @@ bool ApiError::transient() const {
 std::string ApiError::describe() const {
   std::string out = code ? fmt::format("{} ({}): {}", reasonName(reason), code, message)
                          : fmt::format("{}: {}", reasonName(reason), message);
-  for (const auto& cause : causes)
+  for (const auto& cause : causes) {
     out += "\n  " + cause;
+  }
   return out;
 }
 
@@ -130,7 +135,9 @@ ApiError classify(int code, const std::string& body, const std::string& retryAft
     if (auto details = status.find("details"); details != status.end() && details->is_object()) {
       if (auto causes = details->find("causes"); causes != details->end() && causes->is_array()) {
         for (const auto& cause : *causes) {
-          if (!cause.is_object()) continue;
+          if (!cause.is_object()) {
+            continue;
+          }
           std::string field = cause.value("field", "");
           std::string message = cause.value("message", "");
           error.causes.push_back(field.empty() ? message : field + ": " + message);
@@ -138,13 +145,18 @@ ApiError classify(int code, const std::string& body, const std::string& retryAft
       }
     }
     // A 500 the server labels as a timeout is still a timeout.
-    if (statusReason == "Timeout" || statusReason == "ServerTimeout")
+    if (statusReason == "Timeout" || statusReason == "ServerTimeout") {
       error.reason = Reason::Timeout;
+    }
   } else {
     error.message = body.substr(0, 512);
   }
-  if (error.message.empty()) error.message = fmt::format("HTTP {}", code);
-  if (error.reason == Reason::Other) error.reason = byCode(code, statusReason);
+  if (error.message.empty()) {
+    error.message = fmt::format("HTTP {}", code);
+  }
+  if (error.reason == Reason::Other) {
+    error.reason = byCode(code, statusReason);
+  }
   error.retryAfter = parseRetryAfter(retryAfter);
   return error;
 }

@@ -29,14 +29,17 @@ Informer::~Informer() {
 void Informer::addHandler(EventHandler handler) {
   std::lock_guard lock(handlersMu_);
   if (handler.onAdd && synced_) {
-    for (const auto& object : cache_.list())
+    for (const auto& object : cache_.list()) {
       handler.onAdd(object);
+    }
   }
   handlers_.push_back(std::move(handler));
 }
 
 void Informer::start() {
-  if (thread_.joinable()) return;
+  if (thread_.joinable()) {
+    return;
+  }
   thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
   if (options_.resyncPeriod.count() > 0) {
     // The first period counts from start(), not from whenever the thread gets to run.
@@ -47,7 +50,9 @@ void Informer::start() {
 
 void Informer::stop() {
   for (auto* t : {&thread_, &resyncThread_}) {
-    if (!t->joinable()) continue;
+    if (!t->joinable()) {
+      continue;
+    }
     t->request_stop();
     {
       std::lock_guard lock(mu_);
@@ -66,8 +71,9 @@ bool Informer::waitForSync(std::chrono::milliseconds timeout, std::stop_token st
     cv_.notify_all();
   });
   std::unique_lock lock(mu_);
-  while (!synced_ && !stop.stop_requested() && clock_.steadyNow() < deadline)
+  while (!synced_ && !stop.stop_requested() && clock_.steadyNow() < deadline) {
     clock_.waitUntil(lock, cv_, deadline);
+  }
   return synced_;
 }
 
@@ -100,11 +106,15 @@ bool Informer::relist(std::stop_token stop) {
   list.fieldSelector = options_.fieldSelector;
   list.limit = options_.pageSize;
   auto result = client_.list(kind_, options_.ns, list);
-  if (stop.stop_requested()) return false;
+  if (stop.stop_requested()) {
+    return false;
+  }
   {
     std::lock_guard lock(mu_);
     ++stats_.lists;
-    if (!result) ++stats_.failures;
+    if (!result) {
+      ++stats_.failures;
+    }
   }
   if (!result) {
     spdlog::warn("informer {}: list failed: {}", kind_.plural, result.error().describe());
@@ -117,13 +127,15 @@ bool Informer::relist(std::stop_token stop) {
     failures_ = 0;
   }
   for (auto& [previous, object] : changes.upserted) {
-    if (previous)
+    if (previous) {
       dispatchUpdate(*previous, object);
-    else
+    } else {
       dispatchAdd(object);
+    }
   }
-  for (auto& object : changes.removed)
+  for (auto& object : changes.removed) {
     dispatchDelete(object);
+  }
   if (!synced_.exchange(true)) {
     std::lock_guard lock(mu_);
     cv_.notify_all();
@@ -152,16 +164,21 @@ bool Informer::watchOnce(std::stop_token stop) {
         if (event.type == WatchEventType::Error) {
           gone = event.error && event.error->is(Reason::Gone);
           failed = !gone;
-          if (failed && event.error)
+          if (failed && event.error) {
             spdlog::warn("informer {}: watch error: {}", kind_.plural, event.error->describe());
+          }
           return false;
         }
         applyEvent(event);
         return true;
       },
       stop);
-  if (stop.stop_requested()) return false;
-  if (!status && status.error().is(Reason::Gone)) gone = true;
+  if (stop.stop_requested()) {
+    return false;
+  }
+  if (!status && status.error().is(Reason::Gone)) {
+    gone = true;
+  }
   if (gone) {
     std::lock_guard lock(mu_);
     ++stats_.gone;
@@ -172,8 +189,9 @@ bool Informer::watchOnce(std::stop_token stop) {
       std::lock_guard lock(mu_);
       ++stats_.failures;
     }
-    if (!status)
+    if (!status) {
       spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
+    }
     backoff(stop);
     return false;
   }
@@ -188,7 +206,9 @@ bool Informer::watchOnce(std::stop_token stop) {
 void Informer::applyEvent(WatchEvent& event) {
   {
     std::lock_guard lock(mu_);
-    if (!event.resourceVersion.empty()) stats_.resourceVersion = event.resourceVersion;
+    if (!event.resourceVersion.empty()) {
+      stats_.resourceVersion = event.resourceVersion;
+    }
     if (event.type == WatchEventType::Bookmark) {
       ++stats_.bookmarks;
       return;
@@ -196,7 +216,9 @@ void Informer::applyEvent(WatchEvent& event) {
     ++stats_.events;
     failures_ = 0;
   }
-  if (!event.object) return;
+  if (!event.object) {
+    return;
+  }
   const api::Object& object = *event.object;
   if (event.type == WatchEventType::Deleted) {
     auto previous = cache_.erase(keyOf(object));
@@ -206,10 +228,11 @@ void Informer::applyEvent(WatchEvent& event) {
     return;
   }
   auto previous = cache_.upsert(object);
-  if (previous)
+  if (previous) {
     dispatchUpdate(*previous, object);
-  else
+  } else {
     dispatchAdd(object);
+  }
 }
 
 void Informer::backoff(std::stop_token stop) {
@@ -217,8 +240,9 @@ void Informer::backoff(std::stop_token stop) {
   auto delay = core::ExponentialBackoff{options_.backoffBase, options_.backoffMax}.delay(failures_);
   ++failures_;
   auto deadline = clock_.steadyNow() + delay;
-  while (!stop.stop_requested() && clock_.steadyNow() < deadline)
+  while (!stop.stop_requested() && clock_.steadyNow() < deadline) {
     clock_.waitUntil(lock, cv_, deadline);
+  }
 }
 
 void Informer::resyncLoop(std::stop_token stop, std::chrono::steady_clock::time_point deadline) {
@@ -229,32 +253,45 @@ void Informer::resyncLoop(std::stop_token stop, std::chrono::steady_clock::time_
   while (!stop.stop_requested()) {
     {
       std::unique_lock lock(mu_);
-      while (!stop.stop_requested() && clock_.steadyNow() < deadline)
+      while (!stop.stop_requested() && clock_.steadyNow() < deadline) {
         clock_.waitUntil(lock, cv_, deadline);
+      }
       deadline = clock_.steadyNow() + options_.resyncPeriod;
     }
-    if (stop.stop_requested() || !synced_) continue;
-    for (const auto& object : cache_.list())
+    if (stop.stop_requested() || !synced_) {
+      continue;
+    }
+    for (const auto& object : cache_.list()) {
       dispatchUpdate(object, object);
+    }
   }
 }
 
 void Informer::dispatchAdd(const api::Object& object) {
   std::lock_guard lock(handlersMu_);
-  for (auto& h : handlers_)
-    if (h.onAdd) h.onAdd(object);
+  for (auto& h : handlers_) {
+    if (h.onAdd) {
+      h.onAdd(object);
+    }
+  }
 }
 
 void Informer::dispatchUpdate(const api::Object& oldObject, const api::Object& newObject) {
   std::lock_guard lock(handlersMu_);
-  for (auto& h : handlers_)
-    if (h.onUpdate) h.onUpdate(oldObject, newObject);
+  for (auto& h : handlers_) {
+    if (h.onUpdate) {
+      h.onUpdate(oldObject, newObject);
+    }
+  }
 }
 
 void Informer::dispatchDelete(const api::Object& object) {
   std::lock_guard lock(handlersMu_);
-  for (auto& h : handlers_)
-    if (h.onDelete) h.onDelete(object);
+  for (auto& h : handlers_) {
+    if (h.onDelete) {
+      h.onDelete(object);
+    }
+  }
 }
 
 }  // namespace nodewright::kube

@@ -32,7 +32,9 @@ class ClientMetrics final : public kube::RequestObserver {
 
 std::unique_ptr<kube::RequestObserver> clientMetrics(Registry& registry, std::string host) {
   auto scheme = host.find("://");
-  if (scheme != std::string::npos) host = host.substr(scheme + 3);
+  if (scheme != std::string::npos) {
+    host = host.substr(scheme + 3);
+  }
   return std::make_unique<ClientMetrics>(registry, std::move(host));
 }
 

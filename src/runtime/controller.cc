@@ -10,7 +10,9 @@ namespace nodewright::runtime {
 
 Request Request::fromKey(const std::string& key) {
   auto slash = key.find('/');
-  if (slash == std::string::npos) return {"", key};
+  if (slash == std::string::npos) {
+    return {"", key};
+  }
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
@@ -26,8 +28,9 @@ bool Context::cancelled() const {
 
 std::optional<Request> controllerOwner(const api::Object& object, const std::string& ownerKind) {
   for (const auto& ref : object.metadata().ownerReferences) {
-    if (ref.controller.value_or(false) && ref.kind == ownerKind)
+    if (ref.controller.value_or(false) && ref.kind == ownerKind) {
       return Request{object.metadata().namespace_, ref.name};
+    }
   }
   return std::nullopt;
 }
@@ -35,8 +38,12 @@ std::optional<Request> controllerOwner(const api::Object& object, const std::str
 namespace {
 
 QueueOptions namedQueue(QueueOptions options, const std::string& name, Registry* metrics) {
-  if (options.name.empty()) options.name = name;
-  if (!options.metrics) options.metrics = metrics;
+  if (options.name.empty()) {
+    options.name = name;
+  }
+  if (!options.metrics) {
+    options.metrics = metrics;
+  }
   return options;
 }
 
@@ -65,8 +72,9 @@ Controller::~Controller() {
 }
 
 void Controller::enqueueAll(const std::vector<Request>& requests) {
-  for (const auto& r : requests)
+  for (const auto& r : requests) {
     queue_.add(r.key());
+  }
 }
 
 void Controller::watchFor(kube::Informer& informer) {
@@ -79,7 +87,9 @@ void Controller::watchFor(kube::Informer& informer) {
 
 void Controller::watchOwned(kube::Informer& informer, const std::string& ownerKind) {
   auto owner = [this, ownerKind](const api::Object& o) {
-    if (auto r = controllerOwner(o, ownerKind)) queue_.add(r->key());
+    if (auto r = controllerOwner(o, ownerKind)) {
+      queue_.add(r->key());
+    }
   };
   informer.addHandler(kube::EventHandler{
       owner,
@@ -105,7 +115,9 @@ void Controller::watchMapped(kube::Informer& informer, MapFunc map) {
 }
 
 void Controller::start(std::stop_token stop) {
-  if (!workers_.empty()) return;
+  if (!workers_.empty()) {
+    return;
+  }
   for (int i = 0; i < std::max(options_.workers, 1); ++i) {
     workers_.emplace_back([this, stop](std::stop_token own) {
       std::stop_callback onProcessStop(stop, [this] { queue_.shutdown(); });
@@ -117,8 +129,11 @@ void Controller::start(std::stop_token stop) {
 
 void Controller::stop() {
   queue_.shutdown();
-  for (auto& w : workers_)
-    if (w.joinable()) w.join();
+  for (auto& w : workers_) {
+    if (w.joinable()) {
+      w.join();
+    }
+  }
   workers_.clear();
 }
 
@@ -130,9 +145,13 @@ void Controller::work(std::stop_token stop) {
                       .with({name_})
                : nullptr;
   while (auto key = queue_.get()) {
-    if (active) active->add(1);
+    if (active) {
+      active->add(1);
+    }
     processOne(*key, stop);
-    if (active) active->add(-1);
+    if (active) {
+      active->add(-1);
+    }
     queue_.done(*key);
   }
 }

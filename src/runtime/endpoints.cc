@@ -13,7 +13,9 @@ const char* kTextContentType = "text/plain; charset=utf-8";
 // A reason on one line, so one check is one line of the probe's body.
 std::string oneLine(std::string text) {
   for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
+    if (c == '\n' || c == '\r') {
+      c = ' ';
+    }
   }
   return text;
 }
@@ -39,7 +41,9 @@ core::Result<std::unique_ptr<Endpoints>> Endpoints::start(EndpointsOptions optio
                                   [self](const http::Request& request, http::Exchange& exchange) {
                                     self->handle(request, exchange);
                                   });
-  if (!server) return core::fail(server.error().wrap("starting the metrics and health endpoints"));
+  if (!server) {
+    return core::fail(server.error().wrap("starting the metrics and health endpoints"));
+  }
   endpoints->server_ = std::move(*server);
   return endpoints;
 }
@@ -63,7 +67,9 @@ uint16_t Endpoints::port() const {
 }
 
 void Endpoints::stop() {
-  if (server_) server_->stop();
+  if (server_) {
+    server_->stop();
+  }
 }
 
 void Endpoints::put(Checks& checks, std::string name, Check check) {
@@ -104,8 +110,9 @@ void Endpoints::handle(const http::Request& request, http::Exchange& exchange) {
 http::Response Endpoints::probe(const http::Request& request, const std::string& kind,
                                 const Checks& registered) const {
   std::set<std::string> excluded;
-  for (auto [it, end] = request.query.equal_range("exclude"); it != end; ++it)
+  for (auto [it, end] = request.query.equal_range("exclude"); it != end; ++it) {
     excluded.insert(it->second);
+  }
   const bool verbose = request.hasParam("verbose");
 
   std::string lines;
@@ -124,12 +131,17 @@ http::Response Endpoints::probe(const http::Request& request, const std::string&
     lines += "[-]" + name + " failed: " + oneLine(status.error().message()) + "\n";
     spdlog::debug("{} check failed (check={}, reason={})", kind, name, status.error().message());
   }
-  for (const std::string& name : excluded)
+  for (const std::string& name : excluded) {
     lines += "warn: some " + kind + " checks cannot be excluded: no matches for \"" + name + "\"\n";
+  }
 
   // As kube: terse on success unless asked, always itemised on failure.
-  if (failed) return {500, kTextContentType, lines + kind + " check failed\n", {}};
-  if (!verbose) return {200, kTextContentType, "ok", {}};
+  if (failed) {
+    return {500, kTextContentType, lines + kind + " check failed\n", {}};
+  }
+  if (!verbose) {
+    return {200, kTextContentType, "ok", {}};
+  }
   return {200, kTextContentType, lines + kind + " check passed\n", {}};
 }
 

@@ -37,7 +37,9 @@ class JsonContextFlag : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg&, const std::tm&,
               spdlog::memory_buf_t& dest) override {
-    if (current.controller.empty()) return;
+    if (current.controller.empty()) {
+      return;
+    }
     auto text = fmt::format(R"(,"controller":"{}","object":"{}")", jsonEscape(current.controller),
                             jsonEscape(current.key));
     dest.append(text.data(), text.data() + text.size());
@@ -51,7 +53,9 @@ class ConsoleContextFlag : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg&, const std::tm&,
               spdlog::memory_buf_t& dest) override {
-    if (current.controller.empty()) return;
+    if (current.controller.empty()) {
+      return;
+    }
     auto text = fmt::format("controller={} object={} ", current.controller, current.key);
     dest.append(text.data(), text.data() + text.size());
   }
@@ -94,18 +98,23 @@ std::string jsonEscape(const std::string& text) {
         out += "\\t";
         break;
       default:
-        if (c < 0x20)
+        if (c < 0x20) {
           out += fmt::format("\\u{:04x}", c);
-        else
+        } else {
           out.push_back(static_cast<char>(c));
+        }
     }
   }
   return out;
 }
 
 core::Result<LogFormat> parseLogFormat(const std::string& text) {
-  if (text == "console" || text == "text") return LogFormat::Console;
-  if (text == "json") return LogFormat::Json;
+  if (text == "console" || text == "text") {
+    return LogFormat::Console;
+  }
+  if (text == "json") {
+    return LogFormat::Json;
+  }
   return core::fail(
       core::Error::invalid("--log-format: must be console or json, not \"" + text + "\""));
 }
@@ -117,8 +126,9 @@ core::Status configureLogging(const LogOptions& options) {
 
 core::Status configureLogging(const LogOptions& options, spdlog::sink_ptr sink) {
   auto level = spdlog::level::from_str(options.level);
-  if (level == spdlog::level::off && options.level != "off")
+  if (level == spdlog::level::off && options.level != "off") {
     return core::fail(core::Error::invalid("--log-level: unknown level \"" + options.level + "\""));
+  }
   std::lock_guard lock(mu);
   currentOptions = options;
   // Loggers named earlier keep their old sink; drop them so they are made again on this one.
@@ -139,7 +149,9 @@ LogOptions currentLogOptions() {
 
 std::shared_ptr<spdlog::logger> namedLogger(const std::string& name) {
   std::lock_guard lock(mu);
-  if (auto existing = spdlog::get(name)) return existing;
+  if (auto existing = spdlog::get(name)) {
+    return existing;
+  }
   auto base = spdlog::default_logger();
   auto logger = std::make_shared<spdlog::logger>(name, base->sinks().begin(), base->sinks().end());
   logger->set_level(base->level());

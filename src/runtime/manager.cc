@@ -12,7 +12,9 @@ Manager::Manager(kube::Client& client, ManagerOptions options)
       options_(std::move(options)),
       clock_(options_.clock ? *options_.clock : core::systemClock()),
       metrics_(options_.metrics ? *options_.metrics : defaultRegistry()) {
-  if (!options_.informerDefaults.clock) options_.informerDefaults.clock = &clock_;
+  if (!options_.informerDefaults.clock) {
+    options_.informerDefaults.clock = &clock_;
+  }
 }
 
 Manager::~Manager() {
@@ -24,14 +26,18 @@ kube::Informer& Manager::informer(const api::KindInfo& kind) {
   std::lock_guard lock(mu_);
   auto key = kind.apiVersion() + "/" + kind.kind;
   auto& slot = informers_[key];
-  if (!slot) slot = std::make_unique<kube::Informer>(client_, kind, options_.informerDefaults);
+  if (!slot) {
+    slot = std::make_unique<kube::Informer>(client_, kind, options_.informerDefaults);
+  }
   return *slot;
 }
 
 Controller& Manager::addController(const std::string& name, Reconciler& reconciler,
                                    ControllerOptions options) {
   std::lock_guard lock(mu_);
-  if (options_.leaderElection && !options.gate) options.gate = [this] { return isLeader(); };
+  if (options_.leaderElection && !options.gate) {
+    options.gate = [this] { return isLeader(); };
+  }
   controllers_.push_back(
       std::make_unique<Controller>(name, reconciler, clock_, std::move(options), &metrics_));
   return *controllers_.back();
@@ -52,39 +58,55 @@ bool Manager::cachesSynced() const {
 }
 
 bool Manager::isLeader() const {
-  if (!options_.leaderElection) return true;
+  if (!options_.leaderElection) {
+    return true;
+  }
   return leading_.load() && elector_ && elector_->isLeader();
 }
 
 std::optional<uint16_t> Manager::metricsPort() const {
-  if (!metricsEndpoint_) return std::nullopt;
+  if (!metricsEndpoint_) {
+    return std::nullopt;
+  }
   return metricsEndpoint_->port();
 }
 
 std::optional<uint16_t> Manager::healthPort() const {
-  if (!healthEndpoint_) return std::nullopt;
+  if (!healthEndpoint_) {
+    return std::nullopt;
+  }
   return healthEndpoint_->port();
 }
 
 core::Status Manager::startEndpoints() {
   auto open = [this](EndpointsOptions options, std::unique_ptr<Endpoints>& slot) -> core::Status {
-    if (!options.registry) options.registry = &metrics_;
+    if (!options.registry) {
+      options.registry = &metrics_;
+    }
     auto endpoints = Endpoints::start(options);
-    if (!endpoints) return core::fail(endpoints.error());
+    if (!endpoints) {
+      return core::fail(endpoints.error());
+    }
     slot = std::move(*endpoints);
     if (options.serveHealth) {
       slot->addReadyCheck("informers-synced", [this]() -> core::Status {
-        if (synced_) return core::ok();
+        if (synced_) {
+          return core::ok();
+        }
         return core::fail(core::Error::internal("caches have not synced yet"));
       });
     }
     return core::ok();
   };
   if (options_.metricsEndpoint) {
-    if (auto s = open(*options_.metricsEndpoint, metricsEndpoint_); !s) return s;
+    if (auto s = open(*options_.metricsEndpoint, metricsEndpoint_); !s) {
+      return s;
+    }
   }
   if (options_.healthEndpoint) {
-    if (auto s = open(*options_.healthEndpoint, healthEndpoint_); !s) return s;
+    if (auto s = open(*options_.healthEndpoint, healthEndpoint_); !s) {
+      return s;
+    }
   }
   return core::ok();
 }
@@ -93,11 +115,13 @@ void Manager::runControllers(std::stop_token stop) {
   std::vector<Controller*> controllers;
   {
     std::lock_guard lock(mu_);
-    for (auto& c : controllers_)
+    for (auto& c : controllers_) {
       controllers.push_back(c.get());
+    }
   }
-  for (auto* c : controllers)
+  for (auto* c : controllers) {
     c->start(stop);
+  }
   spdlog::info("manager: {} controllers started", controllers.size());
 }
 
@@ -105,11 +129,13 @@ void Manager::stopControllers() {
   std::vector<Controller*> controllers;
   {
     std::lock_guard lock(mu_);
-    for (auto& c : controllers_)
+    for (auto& c : controllers_) {
       controllers.push_back(c.get());
+    }
   }
-  for (auto* c : controllers)
+  for (auto* c : controllers) {
     c->stop();
+  }
 }
 
 core::Status Manager::run(std::stop_token stop) {
@@ -123,29 +149,39 @@ void Manager::stopInformers() {
   std::vector<kube::Informer*> informers;
   {
     std::lock_guard lock(mu_);
-    for (auto& [key, informer] : informers_)
+    for (auto& [key, informer] : informers_) {
       informers.push_back(informer.get());
+    }
   }
-  for (auto* informer : informers)
+  for (auto* informer : informers) {
     informer->stop();
+  }
 }
 
 core::Status Manager::runUntilStopped(std::stop_token stop) {
   if (options_.leaderElection) {
-    if (auto valid = LeaderElector::validate(*options_.leaderElection); !valid) return valid;
+    if (auto valid = LeaderElector::validate(*options_.leaderElection); !valid) {
+      return valid;
+    }
   }
-  if (auto s = startEndpoints(); !s) return s;
+  if (auto s = startEndpoints(); !s) {
+    return s;
+  }
   std::vector<kube::Informer*> informers;
   {
     std::lock_guard lock(mu_);
-    for (auto& [key, informer] : informers_)
+    for (auto& [key, informer] : informers_) {
       informers.push_back(informer.get());
+    }
   }
-  for (auto* informer : informers)
+  for (auto* informer : informers) {
     informer->start();
+  }
   for (auto* informer : informers) {
     if (!informer->waitForSync(options_.cacheSyncTimeout, stop)) {
-      if (stop.stop_requested()) return core::ok();
+      if (stop.stop_requested()) {
+        return core::ok();
+      }
       return core::fail(core::Error::internal("timed out waiting for the " +
                                               informer->kind().plural + " cache to sync"));
     }
@@ -166,7 +202,9 @@ core::Status Manager::runUntilStopped(std::stop_token stop) {
   }
 
   auto config = *options_.leaderElection;
-  if (!config.metrics) config.metrics = &metrics_;
+  if (!config.metrics) {
+    config.metrics = &metrics_;
+  }
   bool lost = false;
   LeaderCallbacks callbacks;
   // Leads until the term ends, then waits for reconciles in flight: the elector releases the
@@ -199,13 +237,17 @@ core::Status Manager::runUntilStopped(std::stop_token stop) {
   kube::ClientOptions electionOptions;
   electionOptions.registry = &client_.registry();
   auto electionClient = kube::Client::create(electionConfig, electionOptions);
-  if (!electionClient) return core::fail(electionClient.error());
+  if (!electionClient) {
+    return core::fail(electionClient.error());
+  }
   electionClient_ = std::move(*electionClient);
   elector_ = std::make_unique<LeaderElector>(*electionClient_, clock_, config, callbacks);
   elector_->run(stop);
   leading_ = false;
   stopControllers();
-  if (lost) return core::fail(core::Error::internal("leader election lost"));
+  if (lost) {
+    return core::fail(core::Error::internal("leader election lost"));
+  }
   return core::ok();
 }
 

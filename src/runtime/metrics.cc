@@ -47,25 +47,35 @@ void atomicAdd(std::atomic<double>& target, double by) {
 }
 
 bool validMetricName(const std::string& name) {
-  if (name.empty()) return false;
+  if (name.empty()) {
+    return false;
+  }
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' ||
               (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
+    if (!ok) {
+      return false;
+    }
   }
   return true;
 }
 
 // "__" names are reserved for Prometheus itself; "le" is a histogram's own label.
 bool validLabelName(const std::string& name, Type type) {
-  if (name.empty() || name.rfind("__", 0) == 0) return false;
-  if (type == Type::Histogram && name == "le") return false;
+  if (name.empty() || name.rfind("__", 0) == 0) {
+    return false;
+  }
+  if (type == Type::Histogram && name == "le") {
+    return false;
+  }
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
               (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
+    if (!ok) {
+      return false;
+    }
   }
   return true;
 }
@@ -90,14 +100,20 @@ std::string escape(const std::string& text, bool quote) {
 
 // `{a="x",b="y"}` with an optional trailing `le`, or "" without any label.
 std::string labelText(const Labels& names, const Labels& values, const std::string* le = nullptr) {
-  if (names.empty() && !le) return "";
+  if (names.empty() && !le) {
+    return "";
+  }
   std::string out = "{";
   for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += ',';
+    if (i > 0) {
+      out += ',';
+    }
     out += names[i] + "=\"" + escape(values[i], true) + '"';
   }
   if (le) {
-    if (!names.empty()) out += ',';
+    if (!names.empty()) {
+      out += ',';
+    }
     out += "le=\"" + *le + '"';
   }
   out += '}';
@@ -113,13 +129,15 @@ void sampleLine(std::string& out, const std::string& name, const std::string& la
 }
 
 void renderChildren(std::string& out, const Family<Counter>& family) {
-  for (const auto& [values, counter] : family.children())
+  for (const auto& [values, counter] : family.children()) {
     sampleLine(out, family.name(), labelText(family.labelNames(), values), counter->value());
+  }
 }
 
 void renderChildren(std::string& out, const Family<Gauge>& family) {
-  for (const auto& [values, gauge] : family.children())
+  for (const auto& [values, gauge] : family.children()) {
     sampleLine(out, family.name(), labelText(family.labelNames(), values), gauge->value());
+  }
 }
 
 void renderChildren(std::string& out, const Family<Histogram>& family) {
@@ -142,7 +160,9 @@ template <class M>
 void renderFamily(std::string& out, const Family<M>& family) {
   std::string body;
   renderChildren(body, family);
-  if (body.empty()) return;
+  if (body.empty()) {
+    return;
+  }
   out += "# HELP " + family.name() + ' ' + escape(family.help(), false) + '\n';
   out += "# TYPE " + family.name() + ' ' + typeName(typeOf<M>()) + '\n';
   out += body;
@@ -151,8 +171,12 @@ void renderFamily(std::string& out, const Family<M>& family) {
 }  // namespace
 
 std::string formatMetricValue(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  if (std::isnan(v)) {
+    return "NaN";
+  }
+  if (std::isinf(v)) {
+    return v > 0 ? "+Inf" : "-Inf";
+  }
   char buffer[64];
   // Exactly representable integers print without a fraction or exponent (1e+06 → 1000000).
   if (v == std::trunc(v) && std::fabs(v) < 9007199254740992.0) {
@@ -166,7 +190,9 @@ std::string formatMetricValue(double v) {
 // Counter
 
 void Counter::inc(double by) {
-  if (!(by >= 0)) return;
+  if (!(by >= 0)) {
+    return;
+  }
   atomicAdd(value_, by);
 }
 
@@ -192,13 +218,16 @@ double Gauge::value() const {
 
 Histogram::Histogram(const std::vector<double>& bounds) {
   for (double b : bounds) {
-    if (!std::isnan(b) && !(std::isinf(b) && b > 0)) bounds_.push_back(b);
+    if (!std::isnan(b) && !(std::isinf(b) && b > 0)) {
+      bounds_.push_back(b);
+    }
   }
   std::sort(bounds_.begin(), bounds_.end());
   bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
   buckets_ = std::make_unique<std::atomic<uint64_t>[]>(bounds_.size() + 1);
-  for (size_t i = 0; i <= bounds_.size(); ++i)
+  for (size_t i = 0; i <= bounds_.size(); ++i) {
     buckets_[i].store(0, std::memory_order_relaxed);
+  }
 }
 
 void Histogram::observe(double v) {
@@ -249,7 +278,9 @@ M& Family<M>::with(const Labels& values) {
   {
     std::shared_lock lock(mu_);
     auto it = children_.find(*key);
-    if (it != children_.end()) return *it->second;
+    if (it != children_.end()) {
+      return *it->second;
+    }
   }
   std::unique_lock lock(mu_);
   auto& child = children_[*key];
@@ -268,8 +299,9 @@ std::vector<std::pair<Labels, const M*>> Family<M>::children() const {
   std::shared_lock lock(mu_);
   std::vector<std::pair<Labels, const M*>> out;
   out.reserve(children_.size());
-  for (const auto& [values, child] : children_)
+  for (const auto& [values, child] : children_) {
     out.emplace_back(values, child.get());
+  }
   return out;
 }
 
@@ -326,7 +358,9 @@ Family<M>& Registry::family(const std::string& name, const std::string& help, La
   } else {
     auto key = std::make_pair(name, static_cast<int>(type));
     slot = &detached_[key];
-    if (*slot) return *(*slot)->template slot<M>();
+    if (*slot) {
+      return *(*slot)->template slot<M>();
+    }
     if (!valid) {
       spdlog::error("metrics: invalid metric or label name, not exported (metric={})", name);
     } else {
@@ -341,7 +375,9 @@ Family<M>& Registry::family(const std::string& name, const std::string& help, La
   auto& family = entry->template slot<M>();
   family.reset(new Family<M>(name, help, std::move(labelNames), std::move(bounds)));
   // A family without labels shows its zero value from the start, as the Go client does.
-  if (family->labelNames().empty()) family->get();
+  if (family->labelNames().empty()) {
+    family->get();
+  }
   *slot = std::move(entry);
   return *(*slot)->template slot<M>();
 }
@@ -368,8 +404,9 @@ std::string Registry::render() const {
   {
     std::lock_guard lock(mu_);
     entries.reserve(families_.size());
-    for (const auto& [name, entry] : families_)
+    for (const auto& [name, entry] : families_) {
       entries.push_back(entry.get());
+    }
   }
   std::string out;
   for (const Entry* entry : entries) {
@@ -394,7 +431,9 @@ std::vector<double> Registry::defaultBuckets() {
 
 std::vector<double> Registry::exponentialBuckets(double base, double factor, int count) {
   std::vector<double> out;
-  if (count < 1 || !(base > 0) || !(factor > 1)) return out;
+  if (count < 1 || !(base > 0) || !(factor > 1)) {
+    return out;
+  }
   double bound = base;
   for (int i = 0; i < count; ++i) {
     out.push_back(bound);

@@ -67,8 +67,12 @@ Request signedByBotocore(const std::string& mode, const Credentials& credentials
     text.remove_prefix(std::min(text.size(), line.size() + 1));
     std::size_t tab = line.find('\t');
     std::string_view kind = line.substr(0, tab), rest = line.substr(tab + 1);
-    if (kind == "method") request.method = std::string(rest);
-    if (kind == "body") request.body = unhex(rest);
+    if (kind == "method") {
+      request.method = std::string(rest);
+    }
+    if (kind == "body") {
+      request.body = unhex(rest);
+    }
     if (kind == "header") {
       std::size_t split = rest.find('\t');
       request.headers.emplace(std::string(rest.substr(0, split)),
@@ -78,8 +82,9 @@ Request signedByBotocore(const std::string& mode, const Credentials& credentials
       std::string_view target = rest.substr(rest.find('/', std::string_view("https://").size()));
       std::size_t question = target.find('?');
       request.path = std::string(target.substr(0, question));
-      if (question != std::string_view::npos)
+      if (question != std::string_view::npos) {
         request.query = std::string(target.substr(question + 1));
+      }
     }
   }
   return request;
@@ -89,7 +94,9 @@ class SigV4BotocoreTest : public ::testing::Test {
  protected:
   ApiResult<Identity> check(const Request& request, std::chrono::seconds after = {}) const {
     auto lookup = [](std::string_view id) -> std::optional<std::string> {
-      if (id == kCredentials.accessKeyId) return kCredentials.secretAccessKey;
+      if (id == kCredentials.accessKeyId) {
+        return kCredentials.secretAccessKey;
+      }
       return std::nullopt;
     };
     return verify(request, lookup, *parseAmzDate("20240501T120000Z") + after, {"us-west-2", "ec2"});

@@ -38,13 +38,17 @@ Request parseRaw(std::string_view raw) {
   target = target.substr(0, target.rfind(" HTTP/1.1"));
   std::size_t question = target.find('?');
   request.path = std::string(target.substr(0, question));
-  if (question != std::string_view::npos) request.query = std::string(target.substr(question + 1));
+  if (question != std::string_view::npos) {
+    request.query = std::string(target.substr(question + 1));
+  }
   while (end != std::string_view::npos) {
     raw = raw.substr(end + 1);
     end = raw.find('\n');
     line = raw.substr(0, end);
     if (line.empty()) {
-      if (end != std::string_view::npos) request.body = std::string(raw.substr(end + 1));
+      if (end != std::string_view::npos) {
+        request.body = std::string(raw.substr(end + 1));
+      }
       break;
     }
     std::size_t colon = line.find(':');
@@ -95,7 +99,9 @@ TEST_P(SigV4SuiteTest, VerifyAcceptsTheSuiteRequest) {
   }
   request.headers.emplace("Authorization", authorization());
   auto lookup = [](std::string_view id) -> std::optional<std::string> {
-    if (id == "AKIDEXAMPLE") return kSuiteCredentials.secretAccessKey;
+    if (id == "AKIDEXAMPLE") {
+      return kSuiteCredentials.secretAccessKey;
+    }
     return std::nullopt;
   };
   auto identity = verify(request, lookup, suiteTime(), {kRegion, kService});

@@ -51,7 +51,9 @@ class SigV4VerifyTest : public ::testing::Test {
 
   core::TimePoint signedAt_;
   SecretLookup lookup_ = [](std::string_view id) -> std::optional<std::string> {
-    if (id == kCredentials.accessKeyId) return kCredentials.secretAccessKey;
+    if (id == kCredentials.accessKeyId) {
+      return kCredentials.secretAccessKey;
+    }
     return std::nullopt;
   };
 };

@@ -17,8 +17,9 @@ core::Result<lro::EngineOptions> parse(std::vector<std::string> args) {
   addLroFlags(app, flags);
   args.insert(args.begin(), "nodewright");
   std::vector<const char*> argv;
-  for (const auto& a : args)
+  for (const auto& a : args) {
     argv.push_back(a.c_str());
+  }
   app.parse(static_cast<int>(argv.size()), argv.data());
   return lroOptions(flags);
 }

@@ -21,8 +21,9 @@ TEST(TokenBucket, BurstThenOneTokenPerInterval) {
   EXPECT_TRUE(bucket.tryTake());
   // Idle time saves up to the burst, no more.
   clock.advance(std::chrono::seconds(60));
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(bucket.tryTake());
+  }
   EXPECT_FALSE(bucket.tryTake());
 }
 

@@ -75,8 +75,9 @@ TEST_F(ClientTest, ClassifiesAlreadyExistsAndInvalidWithCauses) {
 }
 
 TEST_F(ClientTest, ListFollowsContinueTokens) {
-  for (int i = 0; i < 23; ++i)
+  for (int i = 0; i < 23; ++i) {
     ASSERT_TRUE(configMaps_.create(configMap("page-" + std::to_string(i))));
+  }
   ListOptions options;
   options.limit = 5;
   auto first = client_->listPage(configMaps_.kind(), "default", options);
@@ -88,11 +89,13 @@ TEST_F(ClientTest, ListFollowsContinueTokens) {
   ASSERT_TRUE(all) << all.error().describe();
   // kube-root-ca.crt may or may not exist; the 23 are all there, each once.
   std::set<std::string> names;
-  for (const auto& item : all->items)
+  for (const auto& item : all->items) {
     names.insert(item.metadata().name);
+  }
   EXPECT_EQ(names.size(), all->items.size());
-  for (int i = 0; i < 23; ++i)
+  for (int i = 0; i < 23; ++i) {
     EXPECT_TRUE(names.count("page-" + std::to_string(i))) << i;
+  }
   EXPECT_FALSE(all->resourceVersion.empty());
 
   ListOptions selected;
@@ -172,8 +175,9 @@ TEST_F(ClientTest, DeletePreconditionsAndPropagation) {
 }
 
 TEST_F(ClientTest, RequestsReuseConnections) {
-  for (int i = 0; i < 40; ++i)
+  for (int i = 0; i < 40; ++i) {
     ASSERT_TRUE(configMaps_.get("default", "missing").error().is(Reason::NotFound));
+  }
   EXPECT_LE(client_->connectionsOpened(), 2u);
 }
 
@@ -194,12 +198,15 @@ TEST_F(ClientTest, ConcurrentUpdatesWithRetryLoseNothing) {
               return true;
             },
             100);
-        if (!result) ++failures;
+        if (!result) {
+          ++failures;
+        }
       }
     });
   }
-  for (auto& t : threads)
+  for (auto& t : threads) {
     t.join();
+  }
   EXPECT_EQ(failures.load(), 0);
   auto final = configMaps_.get("default", "counter");
   ASSERT_TRUE(final);
@@ -221,7 +228,9 @@ TEST_F(ClientTest, WatchStreamsEventsAndStopsOnRequest) {
         configMaps_.kind(), "default", options,
         [&](WatchEvent&& event) {
           std::lock_guard lock(mu);
-          if (event.object) seen.emplace_back(event.type, event.object->metadata().name);
+          if (event.object) {
+            seen.emplace_back(event.type, event.object->metadata().name);
+          }
           cv.notify_all();
           return true;
         },
@@ -250,11 +259,14 @@ TEST_F(ClientTest, WatchFromACompactedVersionIsGone) {
   TestApiServer small(apiserver::ApiServerOptions{.port = 0, .watchHistory = 5});
   auto client = testing::clientFor(testing::restConfigFor(small));
   Typed<ConfigMap> cms(*client);
-  for (int i = 0; i < 20; ++i)
+  for (int i = 0; i < 20; ++i) {
     ASSERT_TRUE(cms.create(configMap("old-" + std::to_string(i))));
+  }
   std::optional<ApiError> error;
   auto status = client->watch(cms.kind(), "default", options, [&](WatchEvent&& event) {
-    if (event.error) error = event.error;
+    if (event.error) {
+      error = event.error;
+    }
     return false;
   });
   bool gone = (!status && status.error().is(Reason::Gone)) || (error && error->is(Reason::Gone));
@@ -390,8 +402,9 @@ TEST(ClientRateLimit, QpsSpacesRequestsOut) {
   auto client = testing::clientFor(config);
   Typed<ConfigMap> cms(*client);
   auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 21; ++i)
+  for (int i = 0; i < 21; ++i) {
     (void)cms.get("default", "x");
+  }
   // 20 requests beyond the burst at 40 qps cannot finish in under half a second.
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(450));
 }

@@ -80,8 +80,9 @@ InformerOptions inDefault(const core::Clock* clock = nullptr) {
 
 std::map<std::string, std::string> versionsOf(const std::vector<api::Object>& objects) {
   std::map<std::string, std::string> out;
-  for (const auto& o : objects)
+  for (const auto& o : objects) {
     out[keyOf(o)] = o.metadata().resourceVersion;
+  }
   return out;
 }
 
@@ -226,8 +227,9 @@ TEST(Informer, RelistsWhenTheResumeVersionIsGone) {
   server.restart();
   // More changes than the server's history keeps, so resuming is impossible.
   ASSERT_TRUE(cms.remove("default", "before"));
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < 10; ++i) {
     ASSERT_TRUE(cms.create(make("after-" + std::to_string(i))));
+  }
 
   auto listed = client->list(kindOf<ConfigMap>(), "default");
   ASSERT_TRUE(listed);
@@ -305,7 +307,9 @@ TEST(Informer, ResumesAfterTheApiServerIsKilledMidStream) {
         default:
           ok = cms.remove("default", "obj-" + std::to_string((i / 2) % 40)).has_value();
       }
-      if (ok) ++done;
+      if (ok) {
+        ++done;
+      }
     }
   });
   ASSERT_TRUE(eventually([&] { return done >= 150; }));

@@ -31,7 +31,9 @@ class ScriptedReconciler : public Reconciler {
     {
       std::lock_guard lock(mu_);
       ++counts_[request.key()];
-      if (auto it = scripts_.find(request.key()); it != scripts_.end()) script = it->second;
+      if (auto it = scripts_.find(request.key()); it != scripts_.end()) {
+        script = it->second;
+      }
     }
     return script ? script(context) : Outcome(Result::done());
   }
@@ -76,8 +78,9 @@ TEST_F(ControllerTest, ReconcilesEveryObjectAndRequeuesAfterOnTheClock) {
   std::stop_source stop;
   controller.start(stop.get_token());
 
-  for (const char* name : {"a", "b", "later"})
+  for (const char* name : {"a", "b", "later"}) {
     ASSERT_TRUE(configMaps_.create(configMap(name)));
+  }
   ASSERT_TRUE(eventually([&] {
     return reconciler_.count("default/a") == 1 && reconciler_.count("default/b") == 1 &&
            reconciler_.count("default/later") == 1;
@@ -148,7 +151,9 @@ TEST_F(ControllerTest, ErrorsBackOffExponentiallyAndSuccessForgets) {
   Controller controller("flaky", reconciler_, clock_, {}, &metrics_);
   std::atomic<int> failuresLeft{3};
   reconciler_.script("default/x", [&](Context&) -> Outcome {
-    if (failuresLeft-- > 0) return core::fail(core::Error::internal("cloud said no"));
+    if (failuresLeft-- > 0) {
+      return core::fail(core::Error::internal("cloud said no"));
+    }
     return Result::done();
   });
   std::stop_source stop;
@@ -181,9 +186,12 @@ TEST_F(ControllerTest, AReconcilePastItsDeadlineIsCancelledAndRetried) {
   Controller controller("slow", reconciler_, clock_, options, &metrics_);
   std::atomic<bool> sawCancel{false};
   reconciler_.script("default/slow", [&](Context& context) -> Outcome {
-    if (reconciler_.count("default/slow") > 1) return Result::done();
-    while (!context.cancelled())
+    if (reconciler_.count("default/slow") > 1) {
+      return Result::done();
+    }
+    while (!context.cancelled()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     sawCancel = context.remaining().count() == 0;
     return Result::done();
   });
@@ -236,15 +244,21 @@ class Incrementer : public Reconciler {
 
   Outcome reconcile(const Request& request, Context&) override {
     auto current = configMaps_.get(request.ns, request.name);
-    if (!current) return core::fail(current.error().toError());
+    if (!current) {
+      return core::fail(current.error().toError());
+    }
     auto& data = current->data;
     int mine = data.count(field_) ? std::stoi(data[field_]) : 0;
-    if (mine >= target_) return Result::done();
+    if (mine >= target_) {
+      return Result::done();
+    }
     data[field_] = std::to_string(mine + 1);
     data["total"] = std::to_string((data.count("total") ? std::stoi(data["total"]) : 0) + 1);
     auto updated = configMaps_.update(*current);
     if (!updated) {
-      if (updated.error().is(kube::Reason::Conflict)) ++conflicts;
+      if (updated.error().is(kube::Reason::Conflict)) {
+        ++conflicts;
+      }
       return core::fail(updated.error().toError());
     }
     return Result::after(std::chrono::nanoseconds(1));

@@ -25,7 +25,9 @@ class EndpointsTest : public ::testing::Test {
     options.serveHealth = health;
     auto started = Endpoints::start(options);
     EXPECT_TRUE(started) << started.error().message();
-    if (!started) return nullptr;
+    if (!started) {
+      return nullptr;
+    }
     EXPECT_NE((*started)->port(), 0);
     return std::move(*started);
   }
@@ -67,7 +69,9 @@ TEST_F(EndpointsTest, ReadyzFlipsToOkWhenItsCheckPasses) {
   ASSERT_TRUE(endpoints);
   std::atomic<bool> synced{false};
   endpoints->addReadyCheck("informers-synced", [&]() -> core::Status {
-    if (synced) return core::ok();
+    if (synced) {
+      return core::ok();
+    }
     return core::fail(core::Error::internal("NodeClaim informer\nnot synced"));
   });
   endpoints->addReadyCheck("leader", [] { return core::ok(); });

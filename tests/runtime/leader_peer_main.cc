@@ -88,10 +88,14 @@ class CounterReconciler : public Reconciler {
       : configMaps_(client), identity_(std::move(identity)) {}
 
   Outcome reconcile(const Request& request, Context& context) override {
-    if (request.ns != kNamespace || request.name != kCounter) return Result::done();
+    if (request.ns != kNamespace || request.name != kCounter) {
+      return Result::done();
+    }
     auto current = configMaps_.get(request.ns, request.name);
     if (!current) {
-      if (current.error().is(kube::Reason::NotFound)) return Result::done();
+      if (current.error().is(kube::Reason::NotFound)) {
+        return Result::done();
+      }
       return core::fail(current.error().toError().wrap("reading the counter"));
     }
     // The fence between read and write (see Context::leading).
@@ -191,7 +195,9 @@ int main(int argc, char** argv) {
   using namespace nodewright;
   // First, before any thread exists: every thread inherits the blocked SIGTERM/SIGINT.
   cmd::SignalWaiter signals;
-  if (auto logging = runtime::configureLogging({}); !logging) return 2;
+  if (auto logging = runtime::configureLogging({}); !logging) {
+    return 2;
+  }
   runtime::Args args;
   if (!runtime::parseArgs(argc, argv, args)) {
     std::fprintf(stderr,

@@ -52,15 +52,17 @@ constexpr milliseconds kExitPatience{5000};
 std::vector<std::string> split(const std::string& log) {
   std::vector<std::string> out;
   std::stringstream in(log);
-  for (std::string entry; std::getline(in, entry, ',');)
+  for (std::string entry; std::getline(in, entry, ',');) {
     out.push_back(entry);
+  }
   return out;
 }
 
 std::string describe(const std::vector<std::string>& log) {
   std::string out;
-  for (const auto& e : log)
+  for (const auto& e : log) {
     out += (out.empty() ? "" : ",") + e;
+  }
   return out;
 }
 
@@ -74,7 +76,9 @@ std::string checkRuns(const std::vector<std::string>& log,
                       const std::vector<std::string>& identities) {
   size_t run = 0;
   for (size_t i = 0; i < log.size(); ++i) {
-    if (log[i] == identities[run]) continue;
+    if (log[i] == identities[run]) {
+      continue;
+    }
     if (run + 1 < identities.size() && log[i] == identities[run + 1]) {
       ++run;
       continue;
@@ -82,7 +86,9 @@ std::string checkRuns(const std::vector<std::string>& log,
     return "entry " + std::to_string(i) + " is " + log[i] + " during " + identities[run] +
            "'s run: " + describe(log);
   }
-  if (run + 1 != identities.size()) return "not every identity wrote: " + describe(log);
+  if (run + 1 != identities.size()) {
+    return "not every identity wrote: " + describe(log);
+  }
   return "";
 }
 
@@ -111,7 +117,9 @@ class CounterLog {
   std::optional<SteadyTime> firstSeen(const std::string& identity) const {
     std::lock_guard lock(mu_);
     for (const auto& v : versions_) {
-      if (std::find(v.log.begin(), v.log.end(), identity) != v.log.end()) return v.at;
+      if (std::find(v.log.begin(), v.log.end(), identity) != v.log.end()) {
+        return v.at;
+      }
     }
     return std::nullopt;
   }
@@ -128,9 +136,13 @@ class CounterLog {
     auto status = client.watch(
         kube::kindOf<ConfigMap>(client.registry()), kNamespace, options,
         [this](kube::WatchEvent&& event) {
-          if (!event.object) return true;
+          if (!event.object) {
+            return true;
+          }
           const ConfigMap* cm = event.object->as<ConfigMap>();
-          if (cm == nullptr || cm->metadata.name != kCounter) return true;
+          if (cm == nullptr || cm->metadata.name != kCounter) {
+            return true;
+          }
           auto log = cm->data.count("log") ? split(cm->data.at("log")) : std::vector<std::string>{};
           std::lock_guard lock(mu_);
           versions_.push_back({std::chrono::steady_clock::now(), std::move(log)});

@@ -25,8 +25,11 @@ class LoggingTest : public ::testing::Test {
     spdlog::default_logger()->flush();
     std::vector<std::string> out;
     std::istringstream in(out_.str());
-    for (std::string line; std::getline(in, line);)
-      if (!line.empty()) out.push_back(line);
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) {
+        out.push_back(line);
+      }
+    }
     return out;
   }
   void TearDown() override { (void)configureLogging({}); }
@@ -92,13 +95,15 @@ TEST_F(LoggingTest, InProgressOutcomesAreDebugNotErrors) {
     std::stop_source stop;
     controller.start(stop.get_token());
     controller.enqueue({"default", "vm-0"});
-    while (controller.queue().delayedLength() == 0)
+    while (controller.queue().delayedLength() == 0) {
       std::this_thread::yield();
+    }
     controller.stop();
     ASSERT_EQ(reconciler.calls, 1);
     auto got = lines();
-    for (const auto& line : got)
+    for (const auto& line : got) {
       EXPECT_EQ(nlohmann::json::parse(line)["level"], "debug") << line;
+    }
     if (std::string(level) == "debug") {
       ASSERT_EQ(got.size(), 1u);
       auto parsed = nlohmann::json::parse(got[0]);

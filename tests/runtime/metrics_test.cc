@@ -106,8 +106,9 @@ TEST(MetricsTest, HistogramBucketsAreCumulativeWithInf) {
   Registry registry;
   auto& latency = registry.histogram("latency_seconds", "Latency.", {"op"}, {1, 0.5, 2, 1});
   Histogram& h = latency.with({"read"});
-  for (double v : {0.1, 0.5, 0.7, 1.0, 1.5, 3.0, 100.0})
+  for (double v : {0.1, 0.5, 0.7, 1.0, 1.5, 3.0, 100.0}) {
     h.observe(v);
+  }
 
   EXPECT_EQ(h.bounds(), (std::vector<double>{0.5, 1, 2}));  // sorted, de-duplicated
   EXPECT_EQ(h.cumulative(), (std::vector<uint64_t>{2, 4, 5, 7}));
@@ -262,8 +263,9 @@ TEST(MetricsTest, ConcurrentIncrementsAreAllCountedWhileRendering) {
       }
     });
   }
-  for (auto& w : workers)
+  for (auto& w : workers) {
     w.join();
+  }
   done = true;
   scraper.join();
 
@@ -272,8 +274,9 @@ TEST(MetricsTest, ConcurrentIncrementsAreAllCountedWhileRendering) {
   EXPECT_EQ(h.get().cumulative()[0], static_cast<uint64_t>(kThreads * kPerThread / 2));
   EXPECT_EQ(h.get().sum(), kThreads * kPerThread / 2);
   double total = 0;
-  for (const auto& [labels, counter] : family.children())
+  for (const auto& [labels, counter] : family.children()) {
     total += counter->value();
+  }
   EXPECT_EQ(total, kThreads * kPerThread);
   EXPECT_EQ(family.children().size(), static_cast<size_t>(kThreads * 50));
   EXPECT_THAT(registry.render(), HasSubstr("shared_total 80000\n"));

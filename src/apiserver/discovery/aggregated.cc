@@ -21,8 +21,12 @@ api::Json resourceEntry(const Resource& r) {
   out["scope"] = r.namespaced ? "Namespaced" : "Cluster";
   out["singularResource"] = r.singular;
   out["verbs"] = resourceVerbs();
-  if (!r.shortNames.empty()) out["shortNames"] = r.shortNames;
-  if (!r.categories.empty()) out["categories"] = r.categories;
+  if (!r.shortNames.empty()) {
+    out["shortNames"] = r.shortNames;
+  }
+  if (!r.categories.empty()) {
+    out["categories"] = r.categories;
+  }
   api::Json subresources = api::Json::array();
   for (const Subresource& sub : subresourcesOf(r)) {
     api::Json entry = api::Json::object();
@@ -31,7 +35,9 @@ api::Json resourceEntry(const Resource& r) {
     entry["verbs"] = sub.verbs;
     subresources.push_back(std::move(entry));
   }
-  if (!subresources.empty()) out["subresources"] = std::move(subresources);
+  if (!subresources.empty()) {
+    out["subresources"] = std::move(subresources);
+  }
   return out;
 }
 
@@ -47,14 +53,18 @@ api::Json groupEntry(const std::vector<ResourcePtr>& resources, const ServedGrou
         api::Json{{"version", version}, {"resources", std::move(list)}, {"freshness", "Current"}});
   }
   api::Json metadata = api::Json::object();
-  if (!group.name.empty()) metadata["name"] = group.name;
+  if (!group.name.empty()) {
+    metadata["name"] = group.name;
+  }
   return api::Json{{"metadata", std::move(metadata)}, {"versions", std::move(versions)}};
 }
 
 api::Json discoveryList(const std::vector<ResourcePtr>& resources, bool core) {
   api::Json items = api::Json::array();
   for (const ServedGroup& g : servedGroups(resources)) {
-    if (g.name.empty() == core) items.push_back(groupEntry(resources, g));
+    if (g.name.empty() == core) {
+      items.push_back(groupEntry(resources, g));
+    }
   }
   api::Json out = api::Json::object();
   out["kind"] = "APIGroupDiscoveryList";

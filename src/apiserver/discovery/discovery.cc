@@ -11,10 +11,12 @@ namespace nodewright::apiserver::discovery {
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
     s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+  }
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
     s.remove_suffix(1);
+  }
   return s;
 }
 
@@ -48,7 +50,9 @@ MediaRange parseMediaRange(std::string_view text) {
       }
       range.params[lower(trim(part.substr(0, eq)))] = std::string(value);
     }
-    if (semicolon == std::string_view::npos) break;
+    if (semicolon == std::string_view::npos) {
+      break;
+    }
     text.remove_prefix(semicolon + 1);
   }
   return range;
@@ -56,7 +60,9 @@ MediaRange parseMediaRange(std::string_view text) {
 
 bool zeroQuality(const MediaRange& range) {
   auto q = range.params.find("q");
-  if (q == range.params.end()) return false;
+  if (q == range.params.end()) {
+    return false;
+  }
   std::string_view value = q->second;
   return !value.empty() && value.find_first_not_of("0.") == std::string_view::npos;
 }
@@ -67,20 +73,23 @@ const char* platform() {
 #elif defined(__aarch64__)
   return "linux/arm64";
 #else
-  return "linux/unknown";
+  { return "linux/unknown"; }
 #endif
 }
 
 api::Json groupVersionEntry(std::string_view group, std::string_view version) {
   std::string gv(version);
-  if (!group.empty()) gv = std::string(group) + "/" + gv;
+  if (!group.empty()) {
+    gv = std::string(group) + "/" + gv;
+  }
   return api::Json{{"groupVersion", gv}, {"version", version}};
 }
 
 api::Json groupEntry(const ServedGroup& group) {
   api::Json versions = api::Json::array();
-  for (const std::string& v : group.versions)
+  for (const std::string& v : group.versions) {
     versions.push_back(groupVersionEntry(group.name, v));
+  }
   api::Json out = api::Json::object();
   out["name"] = group.name;
   out["versions"] = std::move(versions);
@@ -95,8 +104,12 @@ api::Json resourceEntry(const Resource& r) {
   out["namespaced"] = r.namespaced;
   out["kind"] = r.kind;
   out["verbs"] = resourceVerbs();
-  if (!r.shortNames.empty()) out["shortNames"] = r.shortNames;
-  if (!r.categories.empty()) out["categories"] = r.categories;
+  if (!r.shortNames.empty()) {
+    out["shortNames"] = r.shortNames;
+  }
+  if (!r.categories.empty()) {
+    out["categories"] = r.categories;
+  }
   return out;
 }
 
@@ -126,7 +139,9 @@ bool acceptsAggregated(std::string_view accept) {
         !zeroQuality(range)) {
       return true;
     }
-    if (comma == std::string_view::npos) break;
+    if (comma == std::string_view::npos) {
+      break;
+    }
     accept.remove_prefix(comma + 1);
   }
   return false;
@@ -157,7 +172,9 @@ api::Json coreVersions() {
 api::Json groupList(const std::vector<ResourcePtr>& resources) {
   api::Json groups = api::Json::array();
   for (const ServedGroup& g : servedGroups(resources)) {
-    if (!g.name.empty()) groups.push_back(groupEntry(g));
+    if (!g.name.empty()) {
+      groups.push_back(groupEntry(g));
+    }
   }
   api::Json out = api::Json::object();
   out["kind"] = "APIGroupList";
@@ -169,13 +186,16 @@ api::Json groupList(const std::vector<ResourcePtr>& resources) {
 core::Result<api::Json> apiGroup(const std::vector<ResourcePtr>& resources,
                                  std::string_view group) {
   for (const ServedGroup& g : servedGroups(resources)) {
-    if (g.name.empty() || g.name != group) continue;
+    if (g.name.empty() || g.name != group) {
+      continue;
+    }
     api::Json out = api::Json::object();
     out["kind"] = "APIGroup";
     out["apiVersion"] = "v1";
     api::Json entry = groupEntry(g);
-    for (auto& [key, value] : entry.items())
+    for (auto& [key, value] : entry.items()) {
       out[key] = std::move(value);
+    }
     return out;
   }
   return core::fail(core::Error::notFound("the server could not find the requested resource"));
@@ -190,8 +210,9 @@ core::Result<api::Json> resourceList(const std::vector<ResourcePtr>& resources,
   api::Json list = api::Json::array();
   for (const ResourcePtr& r : served) {
     list.push_back(resourceEntry(*r));
-    for (const Subresource& sub : subresourcesOf(*r))
+    for (const Subresource& sub : subresourcesOf(*r)) {
       list.push_back(subresourceEntry(*r, sub));
+    }
   }
   api::Json out = api::Json::object();
   out["kind"] = "APIResourceList";

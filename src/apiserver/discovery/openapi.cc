@@ -41,14 +41,18 @@ std::string protoField(uint32_t number, std::string_view bytes) {
 }  // namespace
 
 std::string openApiV3Path(std::string_view group, std::string_view version) {
-  if (group.empty()) return "api/" + std::string(version);
+  if (group.empty()) {
+    return "api/" + std::string(version);
+  }
   return "apis/" + std::string(group) + "/" + std::string(version);
 }
 
 core::Result<api::Json> openApiV3Document(const std::vector<ResourcePtr>& resources,
                                           std::string_view group, std::string_view version) {
   std::vector<ResourcePtr> served = resourcesOf(resources, group, version);
-  if (served.empty()) return core::fail(notFound(openApiV3Path(group, version)));
+  if (served.empty()) {
+    return core::fail(notFound(openApiV3Path(group, version)));
+  }
   api::Json paths = api::Json::object();
   api::Json schemas = api::Json::object();
   openapi::addMetaSchemas(schemas);
@@ -73,7 +77,9 @@ core::Result<api::Json> openApiV3DocumentAt(const std::vector<ResourcePtr>& reso
   } else if (rest.substr(0, 5) == "apis/") {
     rest.remove_prefix(5);
     size_t slash = rest.find('/');
-    if (slash == std::string_view::npos || slash == 0) return core::fail(notFound(path));
+    if (slash == std::string_view::npos || slash == 0) {
+      return core::fail(notFound(path));
+    }
     group = rest.substr(0, slash);
     rest.remove_prefix(slash + 1);
   } else {
@@ -102,7 +108,9 @@ api::Json openApiV3Index(const std::vector<ResourcePtr>& resources) {
   for (const ServedGroup& group : servedGroups(resources)) {
     for (const std::string& version : group.versions) {
       auto doc = openApiV3Document(resources, group.name, version);
-      if (!doc) continue;
+      if (!doc) {
+        continue;
+      }
       std::string key = openApiV3Path(group.name, version);
       paths[key] = {{"serverRelativeURL", "/openapi/v3/" + key + "?hash=" + documentHash(*doc)}};
     }

@@ -25,7 +25,9 @@ api::Json param(const char* name, const char* in, const char* type, const char* 
                    {"in", in},
                    {"description", description},
                    {"schema", {{"type", type}, {"uniqueItems", true}}}};
-  if (std::string_view(in) == "path") out["required"] = true;
+  if (std::string_view(in) == "path") {
+    out["required"] = true;
+  }
   return out;
 }
 
@@ -91,14 +93,17 @@ api::Json responses(std::vector<const char*> codes, std::string_view schema) {
 
 api::Json body(std::string_view schema, const std::vector<const char*>& types) {
   api::Json content = api::Json::object();
-  for (const char* type : types)
+  for (const char* type : types) {
     content[type] = {{"schema", schemaRef(schema)}};
+  }
   return {{"content", std::move(content)}, {"required", true}};
 }
 
 std::string capitalize(std::string_view s) {
   std::string out(s);
-  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  if (!out.empty()) {
+    out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  }
   return out;
 }
 
@@ -138,7 +143,9 @@ api::Json operation(const Target& t, const char* verb, const char* action, const
   api::Json out = api::Json::object();
   out["description"] = std::string(summary) + " " + t.kind;
   out["operationId"] = verb + operationGroup(t.resource) + t.idSuffix;
-  if (!params.empty()) out["parameters"] = std::move(params);
+  if (!params.empty()) {
+    out["parameters"] = std::move(params);
+  }
   out["x-kubernetes-action"] = action;
   out["x-kubernetes-group-version-kind"] = {
       {"group", t.group}, {"version", t.version}, {"kind", t.kind}};
@@ -190,8 +197,9 @@ void addCollectionOperations(const Target& t, std::string_view listSchema, api::
   item["post"]["requestBody"] = body(t.schema, {"*/*"});
   item["post"]["responses"] = responses({"200", "201", "202"}, t.schema);
   std::vector<api::Json> params = listParams();
-  for (api::Json& p : deleteParams())
+  for (api::Json& p : deleteParams()) {
     params.push_back(std::move(p));
+  }
   item["delete"] = operation(t, "deletecollection", "deletecollection", "delete collection of",
                              std::move(params));
   item["delete"]["requestBody"] = body(kDeleteOptions, {"*/*"});

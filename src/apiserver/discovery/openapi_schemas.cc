@@ -70,8 +70,9 @@ api::Json objectMeta() {
       {"description",
        "ObjectMeta is metadata that all persisted resources must have, which includes all "
        "objects users must create."}};
-  for (auto& [key, value] : out.items())
+  for (auto& [key, value] : out.items()) {
     described[key] = std::move(value);
+  }
   return described;
 }
 
@@ -207,13 +208,17 @@ api::Json kindSchema(const Resource& r) {
   }
   out["type"] = "object";
   for (auto& [key, value] : source.items()) {
-    if (key != "description") out[key] = std::move(value);
+    if (key != "description") {
+      out[key] = std::move(value);
+    }
   }
   // metadata is always ObjectMeta, whatever the model or a CRD says about it.
   api::Json props = typeMetaProperties(kObjectMeta);
   if (out.contains("properties") && out["properties"].is_object()) {
     for (auto& [key, value] : out["properties"].items()) {
-      if (key != "metadata") props[key] = std::move(value);
+      if (key != "metadata") {
+        props[key] = std::move(value);
+      }
     }
   }
   out["properties"] = std::move(props);
@@ -250,7 +255,9 @@ std::string kindSchemaName(std::string_view group, std::string_view version, std
     while (!rest.empty()) {
       size_t dot = rest.rfind('.');
       std::string_view label = dot == std::string_view::npos ? rest : rest.substr(dot + 1);
-      if (!prefix.empty()) prefix += '.';
+      if (!prefix.empty()) {
+        prefix += '.';
+      }
       prefix += label;
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(0, dot);
     }

@@ -33,7 +33,9 @@ constexpr std::array<std::string_view, 19> kBuiltinGroupOrder = {
 
 // Lower ranks come first: core, then built-in groups, then everything else.
 size_t groupRank(std::string_view group) {
-  if (group.empty()) return 0;
+  if (group.empty()) {
+    return 0;
+  }
   auto it = std::find(kBuiltinGroupOrder.begin(), kBuiltinGroupOrder.end(), group);
   return it == kBuiltinGroupOrder.end() ? kBuiltinGroupOrder.size() + 1
                                         : static_cast<size_t>(it - kBuiltinGroupOrder.begin()) + 1;
@@ -71,7 +73,9 @@ std::vector<Subresource> subresourcesOf(const Resource& resource) {
 std::vector<ServedGroup> servedGroups(const std::vector<ResourcePtr>& resources) {
   std::vector<ServedGroup> groups;
   for (const ResourcePtr& r : resources) {
-    if (!r || r->version.empty()) continue;
+    if (!r || r->version.empty()) {
+      continue;
+    }
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const ServedGroup& g) { return g.name == r->group; });
     if (group == groups.end()) {
@@ -100,7 +104,9 @@ std::vector<ResourcePtr> resourcesOf(const std::vector<ResourcePtr>& resources,
                                      std::string_view group, std::string_view version) {
   std::vector<ResourcePtr> out;
   for (const ResourcePtr& r : resources) {
-    if (r && r->group == group && r->version == version) out.push_back(r);
+    if (r && r->group == group && r->version == version) {
+      out.push_back(r);
+    }
   }
   std::sort(out.begin(), out.end(),
             [](const ResourcePtr& a, const ResourcePtr& b) { return a->plural < b->plural; });

@@ -15,7 +15,9 @@ namespace meta = rest::meta;
 
 bool hasFinalizer(const Json& object, const std::string& name) {
   for (const auto& f : meta::finalizers(object)) {
-    if (f == name) return true;
+    if (f == name) {
+      return true;
+    }
   }
   return false;
 }
@@ -53,20 +55,26 @@ void Collector::start() {
 
 void Collector::stop() {
   stopping_ = true;
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable()) {
+    thread_.join();
+  }
 }
 
 ResourcePtr Collector::resourceForKey(const std::string& key) const {
   std::string qualified = key.substr(0, key.find('/'));
   for (const auto& r : objects_.resources().all()) {
-    if (r->qualifiedPlural() == qualified) return r;
+    if (r->qualifiedPlural() == qualified) {
+      return r;
+    }
   }
   return nullptr;
 }
 
 bool Collector::ownerExists(const Json& ref, const std::string& ns) const {
   auto resource = objects_.resources().findKind(ref.value("apiVersion", ""), ref.value("kind", ""));
-  if (!resource) return false;
+  if (!resource) {
+    return false;
+  }
   auto owner = store_.get(
       rest::storageKey(*resource, resource->namespaced ? ns : "", ref.value("name", "")));
   return owner && meta::uid(*owner->object) == ref.value("uid", "");
@@ -77,12 +85,16 @@ void Collector::run() {
     int64_t from = store_.revision();
     sweepAll();
     auto subscription = store_.watch("", from);
-    if (!subscription) continue;
+    if (!subscription) {
+      continue;
+    }
     while (!stopping_) {
       auto events = (*subscription)->next(std::chrono::milliseconds(200));
       if (!events) {
-        if (events.error().is(core::Code::Conflict)) break;  // fell behind: sweep again
-        return;                                              // store closed
+        if (events.error().is(core::Code::Conflict)) {
+          break;  // fell behind: sweep again
+        }
+        return;  // store closed
       }
       for (const auto& event : *events) {
         observe(*event.stored, event.type == storage::EventType::Deleted);
@@ -98,10 +110,13 @@ void Collector::sweepAll() {
     const Json& object = *item->object;
     observe(*item, false);
     Json refs = ownerRefs(object);
-    if (refs.empty()) continue;
+    if (refs.empty()) {
+      continue;
+    }
     bool anyAlive = false;
-    for (const auto& ref : refs)
+    for (const auto& ref : refs) {
       anyAlive = anyAlive || ownerExists(ref, meta::namespaceOf(object));
+    }
     if (!anyAlive) {
       auto resource = resourceForKey(item->key);
       if (resource) {
@@ -136,31 +151,45 @@ void Collector::observe(const storage::Stored& stored, bool deleted) {
     releaseDependents(object);
     return;
   }
-  if (!meta::deletionPending(object)) return;
+  if (!meta::deletionPending(object)) {
+    return;
+  }
   if (stored.key.rfind("namespaces/", 0) == 0) {
     terminating_.insert(namespaceName(stored.key));
     return;
   }
-  if (hasFinalizer(object, "orphan")) orphanDependents(object, stored.key);
-  if (hasFinalizer(object, "foregroundDeletion")) foreground_.insert(stored.key);
+  if (hasFinalizer(object, "orphan")) {
+    orphanDependents(object, stored.key);
+  }
+  if (hasFinalizer(object, "foregroundDeletion")) {
+    foreground_.insert(stored.key);
+  }
   if (stored.key.rfind("pods/", 0) == 0) {
     auto deadline = core::Time::parse(object["metadata"].value("deletionTimestamp", std::string()));
-    if (deadline) podDeadlines_[stored.key] = deadline->point();
+    if (deadline) {
+      podDeadlines_[stored.key] = deadline->point();
+    }
   }
 }
 
 void Collector::releaseDependents(const Json& owner) {
   const std::string uid = meta::uid(owner);
-  if (uid.empty()) return;
+  if (uid.empty()) {
+    return;
+  }
   for (const auto& key : store_.dependentsOf(uid)) {
     auto dependent = store_.get(key);
     auto resource = resourceForKey(key);
-    if (!dependent || !resource) continue;
+    if (!dependent || !resource) {
+      continue;
+    }
     const Json& object = *dependent->object;
     const std::string ns = meta::namespaceOf(object);
     bool othersAlive = false;
     for (const auto& ref : ownerRefs(object)) {
-      if (ref.value("uid", "") != uid && ownerExists(ref, ns)) othersAlive = true;
+      if (ref.value("uid", "") != uid && ownerExists(ref, ns)) {
+        othersAlive = true;
+      }
     }
     if (othersAlive) {
       dropOwnerReference(key, uid);
@@ -179,8 +208,9 @@ void Collector::releaseDependents(const Json& owner) {
 
 void Collector::orphanDependents(const Json& owner, const std::string& key) {
   const std::string uid = meta::uid(owner);
-  for (const auto& dependentKey : store_.dependentsOf(uid))
+  for (const auto& dependentKey : store_.dependentsOf(uid)) {
     dropOwnerReference(dependentKey, uid);
+  }
   removeFinalizer(key, "orphan");
 }
 
@@ -188,7 +218,9 @@ void Collector::dropOwnerReference(const std::string& key, const std::string& ow
   editMetadata(key, [&ownerUid](const Json& current, Json& metadata) {
     Json kept = Json::array();
     for (const auto& ref : ownerRefs(current)) {
-      if (ref.value("uid", "") != ownerUid) kept.push_back(ref);
+      if (ref.value("uid", "") != ownerUid) {
+        kept.push_back(ref);
+      }
     }
     metadata["ownerReferences"] = kept;
   });
@@ -210,7 +242,9 @@ void Collector::foregroundStep(const std::string& key) {
   for (const auto& dependentKey : dependents) {
     auto dependent = store_.get(dependentKey);
     auto resource = resourceForKey(dependentKey);
-    if (!dependent || !resource || meta::deletionPending(*dependent->object)) continue;
+    if (!dependent || !resource || meta::deletionPending(*dependent->object)) {
+      continue;
+    }
     rest::DeleteOptions options;
     options.propagation = rest::Propagation::Foreground;
     (void)objects_.remove(*resource, meta::namespaceOf(*dependent->object),
@@ -221,20 +255,28 @@ void Collector::foregroundStep(const std::string& key) {
 void Collector::namespaceStep(const std::string& name) {
   bool empty = true;
   for (const auto& resource : objects_.resources().all()) {
-    if (!resource->namespaced) continue;
+    if (!resource->namespaced) {
+      continue;
+    }
     for (const auto& item : store_.list(rest::storagePrefix(*resource, name), "", 0).items) {
       empty = false;
-      if (meta::deletionPending(*item->object)) continue;
+      if (meta::deletionPending(*item->object)) {
+        continue;
+      }
       rest::DeleteOptions options;
       options.gracePeriodSeconds = 0;
       (void)objects_.remove(*resource, name, meta::name(*item->object), options);
     }
   }
-  if (!empty) return;
+  if (!empty) {
+    return;
+  }
   std::string key = "namespaces//" + name;
   auto ns = store_.get(key);
   terminating_.erase(name);
-  if (!ns) return;
+  if (!ns) {
+    return;
+  }
   storage::WriteOp op{storage::WriteOp::Kind::Delete, key, ns->revision, *ns->object};
   (void)store_.write(std::move(op));
 }
@@ -262,7 +304,9 @@ void Collector::refreshBudgets(const std::string& ns) {
   auto budgets = objects_.resources().find("policy", "v1", "poddisruptionbudgets");
   auto podResource = objects_.resources().find("", "v1", "pods");
   auto pdbs = store_.list(rest::storagePrefix(*budgets, ns), "", 0).items;
-  if (pdbs.empty()) return;
+  if (pdbs.empty()) {
+    return;
+  }
   auto pods = store_.list(rest::storagePrefix(*podResource, ns), "", 0).items;
   for (const auto& item : pdbs) {
     auto updated =
@@ -286,7 +330,9 @@ void Collector::removeFinalizer(const std::string& key, const std::string& final
   editMetadata(key, [&finalizer](const Json& current, Json& metadata) {
     Json kept = Json::array();
     for (const auto& f : meta::finalizers(current)) {
-      if (f != finalizer) kept.push_back(f);
+      if (f != finalizer) {
+        kept.push_back(f);
+      }
     }
     metadata["finalizers"] = kept;
   });
@@ -296,7 +342,9 @@ void Collector::editMetadata(const std::string& key,
                              const std::function<void(const Json& current, Json& metadata)>& edit) {
   auto resource = resourceForKey(key);
   auto stored = store_.get(key);
-  if (!resource || !stored) return;
+  if (!resource || !stored) {
+    return;
+  }
   (void)objects_.update(*resource, meta::namespaceOf(*stored->object), meta::name(*stored->object),
                         rest::kWholeObject,
                         [&edit](const Json& current) -> rest::ApiResult<Json> {

@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 
 std::optional<std::string> readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in) {
+    return std::nullopt;
+  }
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -31,23 +33,31 @@ std::optional<std::string> readFile(const fs::path& path) {
 
 core::Result<Credentials> create(const fs::path& dir) {
   auto ca = http::generateCa("nodewright-ca");
-  if (!ca) return core::fail(ca.error());
+  if (!ca) {
+    return core::fail(ca.error());
+  }
   auto serving = http::issueServingCertificate(*ca, "nodewright-apiserver");
-  if (!serving) return core::fail(serving.error());
+  if (!serving) {
+    return core::fail(serving.error());
+  }
   Credentials c;
   c.caCertificatePem = ca->certificatePem;
   c.servingCertificatePem = serving->certificatePem;
   c.servingKeyPem = serving->keyPem;
   // The bearer token that grants everything: 32 bytes of the CSPRNG, or no credentials at all.
   auto token = core::randomHex(32);
-  if (!token) return core::fail(token.error().wrap("making the API token"));
+  if (!token) {
+    return core::fail(token.error().wrap("making the API token"));
+  }
   c.token = std::move(*token);
   for (auto [file, content] : {std::pair{"ca.crt", c.caCertificatePem},
                                {"ca.key", ca->keyPem},
                                {"apiserver.crt", c.servingCertificatePem},
                                {"apiserver.key", c.servingKeyPem},
                                {"token", c.token}}) {
-    if (auto s = writePrivateFile((dir / file).string(), content); !s) return core::fail(s.error());
+    if (auto s = writePrivateFile((dir / file).string(), content); !s) {
+      return core::fail(s.error());
+    }
   }
   return c;
 }
@@ -57,7 +67,9 @@ core::Result<Credentials> create(const fs::path& dir) {
 core::Status writePrivateFile(const std::string& path, const std::string& content) {
   std::string temporary = path + ".tmp";
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return core::fail(core::Error::internal("cannot write " + path));
+  if (fd < 0) {
+    return core::fail(core::Error::internal("cannot write " + path));
+  }
   ::fchmod(fd, 0600);
   size_t written = 0;
   while (written < content.size()) {
@@ -80,13 +92,17 @@ core::Result<Credentials> loadOrCreate(const std::string& dataDir) {
   fs::path dir = fs::path(dataDir) / "pki";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return core::fail(core::Error::internal("cannot create " + dir.string()));
+  if (ec) {
+    return core::fail(core::Error::internal("cannot create " + dir.string()));
+  }
   fs::permissions(dir, fs::perms::owner_all, ec);
   auto ca = readFile(dir / "ca.crt");
   auto cert = readFile(dir / "apiserver.crt");
   auto key = readFile(dir / "apiserver.key");
   auto token = readFile(dir / "token");
-  if (!ca || !cert || !key || !token) return create(dir);
+  if (!ca || !cert || !key || !token) {
+    return create(dir);
+  }
   // Refuse half-broken material loudly instead of serving with it.
   if (!http::isCertificatePem(*ca) || !http::isCertificatePem(*cert) ||
       !http::isPrivateKeyPem(*key) || token->size() < 32) {

@@ -67,7 +67,9 @@ core::Result<Json> lengthDelimitedValue(const Field& field, std::string_view pay
     default:
       return core::fail(located(path, core::Error::invalid("not a length-delimited kind")));
   }
-  if (!value) return core::fail(located(path, value.error()));
+  if (!value) {
+    return core::fail(located(path, value.error()));
+  }
   return value;
 }
 
@@ -99,22 +101,32 @@ core::Status readMapEntry(const Field& field, std::string_view payload, const st
   Json value = zeroValue(field);
   while (!reader.atEnd()) {
     auto tag = reader.readTag();
-    if (!tag) return core::fail(located(path, tag.error()));
+    if (!tag) {
+      return core::fail(located(path, tag.error()));
+    }
     bool varint = tag->type == WireType::Varint;
     bool delimited = tag->type == WireType::LengthDelimited;
     if (tag->number == 1 && delimited) {
       auto text = reader.readLengthDelimited();
-      if (!text) return core::fail(located(path, text.error()));
+      if (!text) {
+        return core::fail(located(path, text.error()));
+      }
       key = validUtf8(*text);
     } else if (tag->number == 2 && varint && isVarintKind(field.kind)) {
       auto raw = reader.readVarint();
-      if (!raw) return core::fail(located(path, raw.error()));
+      if (!raw) {
+        return core::fail(located(path, raw.error()));
+      }
       value = varintValue(field.kind, *raw);
     } else if (tag->number == 2 && delimited && !isVarintKind(field.kind)) {
       auto bytes = reader.readLengthDelimited();
-      if (!bytes) return core::fail(located(path, bytes.error()));
+      if (!bytes) {
+        return core::fail(located(path, bytes.error()));
+      }
       auto decoded = lengthDelimitedValue(field, *bytes, path + "[" + key + "]");
-      if (!decoded) return core::fail(decoded.error());
+      if (!decoded) {
+        return core::fail(decoded.error());
+      }
       value = std::move(*decoded);
     } else if (tag->number == 1 || tag->number == 2) {
       return core::fail(
@@ -132,7 +144,9 @@ core::Status readPackedVarints(const Field& field, std::string_view payload, Slo
   WireReader reader(payload);
   while (!reader.atEnd()) {
     auto raw = reader.readVarint();
-    if (!raw) return core::fail(raw.error());
+    if (!raw) {
+      return core::fail(raw.error());
+    }
     slot.value.push_back(varintValue(field.kind, *raw));
   }
   return core::ok();
@@ -149,12 +163,16 @@ void store(const Field& field, Json value, Slot& slot) {
 // Reads one occurrence of `field`, whose tag was just read, into its slot. Errors are located.
 core::Status readField(const Field& field, WireType wire, WireReader& reader,
                        const std::string& path, Slot& slot) {
-  if (field.shape == FieldShape::Repeated && !slot.seen) slot.value = Json::array();
+  if (field.shape == FieldShape::Repeated && !slot.seen) {
+    slot.value = Json::array();
+  }
   slot.seen = true;
   bool scalarVarint = isVarintKind(field.kind) && field.shape != FieldShape::Map;
   if (wire == WireType::Varint && scalarVarint) {
     auto raw = reader.readVarint();
-    if (!raw) return core::fail(located(path, raw.error()));
+    if (!raw) {
+      return core::fail(located(path, raw.error()));
+    }
     store(field, varintValue(field.kind, *raw), slot);
     return core::ok();
   }
@@ -165,8 +183,12 @@ core::Status readField(const Field& field, WireType wire, WireReader& reader,
         path, core::Error::invalid(std::string("unexpected wire type ") + wireTypeName(wire))));
   }
   auto payload = reader.readLengthDelimited();
-  if (!payload) return core::fail(located(path, payload.error()));
-  if (field.shape == FieldShape::Map) return readMapEntry(field, *payload, path, slot);
+  if (!payload) {
+    return core::fail(located(path, payload.error()));
+  }
+  if (field.shape == FieldShape::Map) {
+    return readMapEntry(field, *payload, path, slot);
+  }
   if (packed) {
     if (auto read = readPackedVarints(field, *payload, slot); !read) {
       return core::fail(located(path, read.error()));
@@ -174,7 +196,9 @@ core::Status readField(const Field& field, WireType wire, WireReader& reader,
     return core::ok();
   }
   auto value = lengthDelimitedValue(field, *payload, path);
-  if (!value) return core::fail(value.error());
+  if (!value) {
+    return core::fail(value.error());
+  }
   store(field, std::move(*value), slot);
   return core::ok();
 }
@@ -197,18 +221,26 @@ Json assemble(const MessageDescriptor& type, std::vector<Slot>& slots) {
   for (std::size_t i = 0; i < type.fields.size(); ++i) {
     const Field& field = type.fields[i];
     Slot& slot = slots[i];
-    if (!slot.seen) continue;
+    if (!slot.seen) {
+      continue;
+    }
     if (field.shape == FieldShape::Map) {
-      if (slot.entries.empty()) continue;
+      if (slot.entries.empty()) {
+        continue;
+      }
       Json object = Json::object();
-      for (auto& [key, value] : slot.entries)
+      for (auto& [key, value] : slot.entries) {
         object[key] = std::move(value);
+      }
       out[field.json] = std::move(object);
     } else if (field.shape == FieldShape::Repeated) {
-      if (!slot.value.empty()) out[field.json] = std::move(slot.value);
+      if (!slot.value.empty()) {
+        out[field.json] = std::move(slot.value);
+      }
     } else if (field.inlined) {
-      for (auto& [key, value] : slot.value.items())
+      for (auto& [key, value] : slot.value.items()) {
         out[key] = value;
+      }
     } else if (field.keepZero || !isOmittedZero(field.kind, slot.value)) {
       out[field.json] = std::move(slot.value);
     }
@@ -222,10 +254,13 @@ core::Result<Json> decodeAt(std::string_view bytes, const MessageDescriptor& typ
   WireReader reader(bytes);
   while (!reader.atEnd()) {
     auto tag = reader.readTag();
-    if (!tag) return core::fail(located(path, tag.error()));
+    if (!tag) {
+      return core::fail(located(path, tag.error()));
+    }
     std::size_t index = 0;
-    while (index < type.fields.size() && type.fields[index].number != tag->number)
+    while (index < type.fields.size() && type.fields[index].number != tag->number) {
       ++index;
+    }
     if (index == type.fields.size()) {
       if (auto skipped = reader.skip(tag->type); !skipped) {
         return core::fail(located(path, skipped.error()));

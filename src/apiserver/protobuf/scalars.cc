@@ -17,17 +17,33 @@ constexpr std::int64_t kMaxRfc3339Seconds = 253402300799;  // 9999-12-31T23:59:5
 std::size_t validSequenceLength(std::string_view s) {
   auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
   unsigned char lead = byte(0);
-  if (lead < 0x80) return 1;
+  if (lead < 0x80) {
+    return 1;
+  }
   std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (length == 0 || lead > 0xF4 || s.size() < length) return 0;
+  if (length == 0 || lead > 0xF4 || s.size() < length) {
+    return 0;
+  }
   unsigned char low = 0x80, high = 0xBF;
-  if (lead == 0xE0) low = 0xA0;
-  if (lead == 0xED) high = 0x9F;
-  if (lead == 0xF0) low = 0x90;
-  if (lead == 0xF4) high = 0x8F;
-  if (byte(1) < low || byte(1) > high) return 0;
+  if (lead == 0xE0) {
+    low = 0xA0;
+  }
+  if (lead == 0xED) {
+    high = 0x9F;
+  }
+  if (lead == 0xF0) {
+    low = 0x90;
+  }
+  if (lead == 0xF4) {
+    high = 0x8F;
+  }
+  if (byte(1) < low || byte(1) > high) {
+    return 0;
+  }
   for (std::size_t i = 2; i < length; ++i) {
-    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
+    if (byte(i) < 0x80 || byte(i) > 0xBF) {
+      return 0;
+    }
   }
   return length;
 }
@@ -55,10 +71,14 @@ core::Result<api::Json> decodeQuantity(std::string_view payload) {
   std::string text;
   while (!reader.atEnd()) {
     auto tag = reader.readTag();
-    if (!tag) return core::fail(tag.error());
+    if (!tag) {
+      return core::fail(tag.error());
+    }
     if (tag->number == 1 && tag->type == WireType::LengthDelimited) {
       auto value = reader.readLengthDelimited();
-      if (!value) return core::fail(value.error());
+      if (!value) {
+        return core::fail(value.error());
+      }
       text = validUtf8(*value);
     } else if (auto skipped = reader.skip(tag->type); !skipped) {
       return core::fail(skipped.error());
@@ -86,23 +106,33 @@ core::Result<std::string> formatRfc3339(std::int64_t seconds) {
 }
 
 core::Result<api::Json> decodeTime(std::string_view payload) {
-  if (payload.empty()) return api::Json(nullptr);
+  if (payload.empty()) {
+    return api::Json(nullptr);
+  }
   WireReader reader(payload);
   std::int64_t seconds = 0;
   while (!reader.atEnd()) {
     auto tag = reader.readTag();
-    if (!tag) return core::fail(tag.error());
+    if (!tag) {
+      return core::fail(tag.error());
+    }
     if (tag->number == 1 && tag->type == WireType::Varint) {
       auto value = reader.readVarint();
-      if (!value) return core::fail(value.error());
+      if (!value) {
+        return core::fail(value.error());
+      }
       seconds = static_cast<std::int64_t>(*value);
     } else if (auto skipped = reader.skip(tag->type); !skipped) {
       return core::fail(skipped.error());
     }
   }
-  if (seconds == kGoZeroTimeSeconds) return api::Json(nullptr);
+  if (seconds == kGoZeroTimeSeconds) {
+    return api::Json(nullptr);
+  }
   auto text = formatRfc3339(seconds);
-  if (!text) return core::fail(text.error());
+  if (!text) {
+    return core::fail(text.error());
+  }
   return api::Json(*text);
 }
 
@@ -113,10 +143,14 @@ core::Result<api::Json> decodeIntOrString(std::string_view payload) {
   std::string stringValue;
   while (!reader.atEnd()) {
     auto tag = reader.readTag();
-    if (!tag) return core::fail(tag.error());
+    if (!tag) {
+      return core::fail(tag.error());
+    }
     if ((tag->number == 1 || tag->number == 2) && tag->type == WireType::Varint) {
       auto value = reader.readVarint();
-      if (!value) return core::fail(value.error());
+      if (!value) {
+        return core::fail(value.error());
+      }
       if (tag->number == 1) {
         type = static_cast<std::int64_t>(*value);
       } else {
@@ -124,14 +158,20 @@ core::Result<api::Json> decodeIntOrString(std::string_view payload) {
       }
     } else if (tag->number == 3 && tag->type == WireType::LengthDelimited) {
       auto value = reader.readLengthDelimited();
-      if (!value) return core::fail(value.error());
+      if (!value) {
+        return core::fail(value.error());
+      }
       stringValue = validUtf8(*value);
     } else if (auto skipped = reader.skip(tag->type); !skipped) {
       return core::fail(skipped.error());
     }
   }
-  if (type == 0) return api::Json(intValue);
-  if (type == 1) return api::Json(stringValue);
+  if (type == 0) {
+    return api::Json(intValue);
+  }
+  if (type == 1) {
+    return api::Json(stringValue);
+  }
   return core::fail(core::Error::invalid("impossible IntOrString.Type " + std::to_string(type)));
 }
 

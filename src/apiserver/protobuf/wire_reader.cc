@@ -34,18 +34,24 @@ const char* wireTypeName(WireType type) {
 core::Result<std::uint64_t> WireReader::readVarint() {
   std::uint64_t value = 0;
   for (int i = 0; i < 10; ++i) {
-    if (rest_.empty()) return core::fail(truncated("a varint"));
+    if (rest_.empty()) {
+      return core::fail(truncated("a varint"));
+    }
     auto byte = static_cast<std::uint8_t>(rest_.front());
     rest_.remove_prefix(1);
     value |= static_cast<std::uint64_t>(byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) == 0) return value;
+    if ((byte & 0x80) == 0) {
+      return value;
+    }
   }
   return core::fail(core::Error::invalid("varint longer than 10 bytes"));
 }
 
 core::Result<Tag> WireReader::readTag() {
   auto key = readVarint();
-  if (!key) return core::fail(key.error());
+  if (!key) {
+    return core::fail(key.error());
+  }
   auto type = static_cast<std::uint32_t>(*key & 7);
   std::uint64_t number = *key >> 3;
   if (number == 0 || number > kMaxFieldNumber) {
@@ -70,42 +76,58 @@ core::Result<std::string_view> WireReader::take(std::uint64_t count) {
 }
 
 core::Result<std::uint64_t> WireReader::readFixed64() {
-  if (rest_.size() < 8) return core::fail(truncated("a fixed64"));
+  if (rest_.size() < 8) {
+    return core::fail(truncated("a fixed64"));
+  }
   std::uint64_t value = 0;
-  for (int i = 7; i >= 0; --i)
+  for (int i = 7; i >= 0; --i) {
     value = (value << 8) | static_cast<std::uint8_t>(rest_[i]);
+  }
   rest_.remove_prefix(8);
   return value;
 }
 
 core::Result<std::uint32_t> WireReader::readFixed32() {
-  if (rest_.size() < 4) return core::fail(truncated("a fixed32"));
+  if (rest_.size() < 4) {
+    return core::fail(truncated("a fixed32"));
+  }
   std::uint32_t value = 0;
-  for (int i = 3; i >= 0; --i)
+  for (int i = 3; i >= 0; --i) {
     value = (value << 8) | static_cast<std::uint8_t>(rest_[i]);
+  }
   rest_.remove_prefix(4);
   return value;
 }
 
 core::Result<std::string_view> WireReader::readLengthDelimited() {
   auto length = readVarint();
-  if (!length) return core::fail(length.error());
+  if (!length) {
+    return core::fail(length.error());
+  }
   return take(*length);
 }
 
 core::Status WireReader::skip(WireType type) {
   switch (type) {
     case WireType::Varint:
-      if (auto value = readVarint(); !value) return core::fail(value.error());
+      if (auto value = readVarint(); !value) {
+        return core::fail(value.error());
+      }
       return core::ok();
     case WireType::Fixed64:
-      if (auto value = readFixed64(); !value) return core::fail(value.error());
+      if (auto value = readFixed64(); !value) {
+        return core::fail(value.error());
+      }
       return core::ok();
     case WireType::Fixed32:
-      if (auto value = readFixed32(); !value) return core::fail(value.error());
+      if (auto value = readFixed32(); !value) {
+        return core::fail(value.error());
+      }
       return core::ok();
     case WireType::LengthDelimited:
-      if (auto value = readLengthDelimited(); !value) return core::fail(value.error());
+      if (auto value = readLengthDelimited(); !value) {
+        return core::fail(value.error());
+      }
       return core::ok();
     case WireType::StartGroup:
     case WireType::EndGroup:

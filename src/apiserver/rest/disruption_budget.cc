@@ -13,8 +13,12 @@ using api::Json;
 
 // minAvailable / maxUnavailable as a count of `expected` (percentages round up, as upstream).
 int64_t scaled(const Json& value, int64_t expected) {
-  if (value.is_number_integer()) return value.get<int64_t>();
-  if (!value.is_string()) return 0;
+  if (value.is_number_integer()) {
+    return value.get<int64_t>();
+  }
+  if (!value.is_string()) {
+    return 0;
+  }
   std::string text = value.get<std::string>();
   if (!text.empty() && text.back() == '%') {
     double percent = std::atof(text.substr(0, text.size() - 1).c_str());
@@ -33,21 +37,33 @@ const Json& specOf(const Json& pdb) {
 
 bool budgetSelects(const Json& pdb, const Json& pod) {
   auto selector = specOf(pdb).find("selector");
-  if (selector == specOf(pdb).end() || selector->is_null()) return false;
+  if (selector == specOf(pdb).end() || selector->is_null()) {
+    return false;
+  }
   api::LabelSelector parsed;
-  if (!api::decodeJson(*selector, parsed).empty()) return false;
+  if (!api::decodeJson(*selector, parsed).empty()) {
+    return false;
+  }
   return meta::namespaceOf(pdb) == meta::namespaceOf(pod) &&
          api::matches(parsed, meta::labels(pod));
 }
 
 bool podHealthy(const Json& pod) {
-  if (meta::deletionPending(pod)) return false;
+  if (meta::deletionPending(pod)) {
+    return false;
+  }
   auto status = pod.find("status");
-  if (status == pod.end() || !status->is_object()) return false;
+  if (status == pod.end() || !status->is_object()) {
+    return false;
+  }
   auto conditions = status->find("conditions");
-  if (conditions == status->end() || !conditions->is_array()) return false;
+  if (conditions == status->end() || !conditions->is_array()) {
+    return false;
+  }
   for (const auto& c : *conditions) {
-    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+    if (c.value("type", "") == "Ready") {
+      return c.value("status", "") == "True";
+    }
   }
   return false;
 }
@@ -56,9 +72,13 @@ BudgetHealth budgetHealth(const Json& pdb, const std::vector<storage::StoredPtr>
   BudgetHealth health;
   for (const auto& pod : pods) {
     const Json& object = *pod->object;
-    if (meta::deletionPending(object) || !budgetSelects(pdb, object)) continue;
+    if (meta::deletionPending(object) || !budgetSelects(pdb, object)) {
+      continue;
+    }
     ++health.expected;
-    if (podHealthy(object)) ++health.healthy;
+    if (podHealthy(object)) {
+      ++health.healthy;
+    }
   }
   const Json& spec = specOf(pdb);
   if (spec.contains("minAvailable")) {
@@ -71,10 +91,14 @@ BudgetHealth budgetHealth(const Json& pdb, const std::vector<storage::StoredPtr>
 }
 
 bool evictionAllowed(const Json& pdb, const BudgetHealth& health, const Json& pod) {
-  if (podHealthy(pod)) return health.allowed() > 0;
+  if (podHealthy(pod)) {
+    return health.allowed() > 0;
+  }
   // An unhealthy pod does not lower the healthy count; upstream lets it go when the budget is
   // met (IfHealthyBudget, the default) or always (AlwaysAllow).
-  if (specOf(pdb).value("unhealthyPodEvictionPolicy", "") == "AlwaysAllow") return true;
+  if (specOf(pdb).value("unhealthyPodEvictionPolicy", "") == "AlwaysAllow") {
+    return true;
+  }
   return health.healthy >= health.desired;
 }
 
@@ -101,7 +125,9 @@ Json budgetStatus(const Json& pdb, const BudgetHealth& health, const std::string
                     {"lastTransitionTime", transition},
                     {"reason", allowed ? "SufficientPods" : "InsufficientPods"},
                     {"message", ""}}}}};
-  if (previous.contains("disruptedPods")) status["disruptedPods"] = previous["disruptedPods"];
+  if (previous.contains("disruptedPods")) {
+    status["disruptedPods"] = previous["disruptedPods"];
+  }
   return status;
 }
 

@@ -25,7 +25,9 @@ void respondError(http::Exchange& exchange, const ApiError& error) {
 
 template <class T>
 bool failed(const ApiResult<T>& result, http::Exchange& exchange) {
-  if (result) return false;
+  if (result) {
+    return false;
+  }
   respondError(exchange, result.error());
   return true;
 }
@@ -35,12 +37,15 @@ bool failed(const ApiResult<T>& result, http::Exchange& exchange) {
 // type without one, a 500 in kube-apiserver).
 std::optional<ApiError> checkApplyTypeMeta(const Resource& resource, const Json& patch,
                                            const Json& current) {
-  if (!patch.is_object()) return std::nullopt;
+  if (!patch.is_object()) {
+    return std::nullopt;
+  }
   const std::string apiVersion = patch.value("apiVersion", "");
   if (apiVersion != resource.apiVersion()) {
-    return errors::badRequest("Incorrect version specified in apply patch. Specified patch "
-                              "version: " +
-                              apiVersion + ", expected: " + resource.apiVersion());
+    return errors::badRequest(
+        "Incorrect version specified in apply patch. Specified patch "
+        "version: " +
+        apiVersion + ", expected: " + resource.apiVersion());
   }
   if (patch.value("kind", "").empty()) {
     const std::string gvk = apiVersion + ", Kind=";
@@ -59,7 +64,9 @@ ApiResult<Json> applyPatch(const Resource& resource, const http::Request& reques
                            const Json& current) {
   std::string type = mediaType(request.header("content-type"));
   auto patch = parseBody(request);
-  if (!patch) return tl::unexpected(patch.error());
+  if (!patch) {
+    return tl::unexpected(patch.error());
+  }
   core::Result<Json> result = core::fail(core::Error::invalid("unreachable"));
   if (type == "application/json-patch+json") {
     result = patch::applyJsonPatch(current, *patch);
@@ -92,8 +99,12 @@ std::vector<std::string> splitPath(const std::string& path) {
   size_t start = 0;
   while (start <= path.size()) {
     size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    if (slash > start) segments.push_back(path.substr(start, slash - start));
+    if (slash == std::string::npos) {
+      slash = path.size();
+    }
+    if (slash > start) {
+      segments.push_back(path.substr(start, slash - start));
+    }
     start = slash + 1;
   }
   return segments;
@@ -215,7 +226,9 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
     respondError(exchange, errors::notFoundPath(request.path));
     return;
   }
-  if (tail.size() >= 2) target.name = tail[1];
+  if (tail.size() >= 2) {
+    target.name = tail[1];
+  }
   if (target.watchPath && (!target.name.empty() || request.method != "GET")) {
     // Watching one object by path is not served; clients use a metadata.name field selector.
     respondError(exchange, errors::notFoundPath(request.path));
@@ -271,10 +284,14 @@ void Handler::handleResource(const http::Request& request, const Target& target,
 
 void Handler::getOne(const http::Request& request, const Target& target, http::Exchange& exchange) {
   auto stored = objects_.get(*target.resource, target.ns, target.name);
-  if (failed(stored, exchange)) return;
+  if (failed(stored, exchange)) {
+    return;
+  }
   if (wantsTable(request)) {
     auto options = tableOptions(request);
-    if (failed(options, exchange)) return;
+    if (failed(options, exchange)) {
+      return;
+    }
     auto table = objectTable(*target.resource, *(*stored)->object, clock_.now(), *options);
     exchange.respond(table ? jsonResponse(200, *table)
                            : errors::internal(table.error().message()).toResponse());
@@ -293,12 +310,18 @@ void Handler::create(const http::Request& request, const Target& target, http::E
     return;
   }
   auto body = parseBody(request);
-  if (failed(body, exchange)) return;
+  if (failed(body, exchange)) {
+    return;
+  }
   std::vector<std::string> warnings;
   auto created = objects_.create(*target.resource, target.ns, std::move(*body),
                                  writeOptions(request, &warnings));
-  if (failed(created, exchange)) return;
-  if (target.resource->group == "apiextensions.k8s.io") crdChanged(*created, false);
+  if (failed(created, exchange)) {
+    return;
+  }
+  if (target.resource->group == "apiextensions.k8s.io") {
+    crdChanged(*created, false);
+  }
   exchange.respond(objectResponse(201, *created, warnings));
 }
 
@@ -309,14 +332,20 @@ void Handler::replace(const http::Request& request, const Target& target,
     return;
   }
   auto body = parseBody(request);
-  if (failed(body, exchange)) return;
+  if (failed(body, exchange)) {
+    return;
+  }
   std::vector<std::string> warnings;
   Json next = std::move(*body);
   auto updated = objects_.update(
       *target.resource, target.ns, target.name, target.subresource,
       [&](const Json&) -> ApiResult<Json> { return next; }, writeOptions(request, &warnings));
-  if (failed(updated, exchange)) return;
-  if (target.resource->group == "apiextensions.k8s.io") crdChanged(*updated, false);
+  if (failed(updated, exchange)) {
+    return;
+  }
+  if (target.resource->group == "apiextensions.k8s.io") {
+    crdChanged(*updated, false);
+  }
   exchange.respond(objectResponse(200, *updated, warnings));
 }
 
@@ -340,16 +369,24 @@ void Handler::patch(const http::Request& request, const Target& target, http::Ex
         return next;
       },
       writeOptions(request, &warnings), apply);
-  if (failed(updated, exchange)) return;
-  if (target.resource->group == "apiextensions.k8s.io") crdChanged(*updated, false);
+  if (failed(updated, exchange)) {
+    return;
+  }
+  if (target.resource->group == "apiextensions.k8s.io") {
+    crdChanged(*updated, false);
+  }
   exchange.respond(objectResponse(created ? 201 : 200, *updated, warnings));
 }
 
 void Handler::remove(const http::Request& request, const Target& target, http::Exchange& exchange) {
   auto options = deleteOptions(request);
-  if (failed(options, exchange)) return;
+  if (failed(options, exchange)) {
+    return;
+  }
   auto removed = objects_.remove(*target.resource, target.ns, target.name, *options);
-  if (failed(removed, exchange)) return;
+  if (failed(removed, exchange)) {
+    return;
+  }
   if (target.resource->group == "apiextensions.k8s.io" && !options->dryRun) {
     crdChanged(*removed, true);
   }

@@ -53,22 +53,32 @@ ApiResult<Selection> Selection::fromRequest(const http::Request& request,
   std::string fieldText = request.param("fieldSelector");
   if (!fieldText.empty()) {
     auto parsed = FieldSelector::parse(fieldText);
-    if (!parsed) return tl::unexpected(errors::badRequest(parsed.error().message()));
+    if (!parsed) {
+      return tl::unexpected(errors::badRequest(parsed.error().message()));
+    }
     auto checked = parsed->forResource(resource);
-    if (!checked) return tl::unexpected(errors::badRequest(checked.error().message()));
+    if (!checked) {
+      return tl::unexpected(errors::badRequest(checked.error().message()));
+    }
     selection.fields_ = std::move(*checked);
   }
   return selection;
 }
 
 bool Selection::matches(const Json& object) const {
-  if (labels_ && !api::matches(*labels_, meta::labels(object))) return false;
-  if (fields_ && !fields_->matches(object)) return false;
+  if (labels_ && !api::matches(*labels_, meta::labels(object))) {
+    return false;
+  }
+  if (fields_ && !fields_->matches(object)) {
+    return false;
+  }
   return true;
 }
 
 std::function<bool(const Json&)> Selection::predicate() const {
-  if (empty()) return {};
+  if (empty()) {
+    return {};
+  }
   return [self = *this](const Json& object) { return self.matches(object); };
 }
 
@@ -78,7 +88,9 @@ std::string encodeContinue(int64_t revision, const std::string& lastKey) {
 
 ApiResult<std::pair<int64_t, std::string>> decodeContinue(const std::string& token) {
   auto decoded = api::corev1::decodeBase64(token);
-  if (decoded.errorOffset) return tl::unexpected(errors::badRequest("continue key is not valid"));
+  if (decoded.errorOffset) {
+    return tl::unexpected(errors::badRequest("continue key is not valid"));
+  }
   Json value = Json::parse(decoded.bytes, nullptr, false);
   if (!value.is_object() || !value.contains("rv") || !value["rv"].is_number_integer() ||
       !value.contains("start") || !value["start"].is_string()) {
@@ -122,11 +134,13 @@ void Handler::list(const http::Request& request, const Target& target, http::Exc
     }
     std::vector<Json> objects;
     objects.reserve(result.items.size());
-    for (const auto& item : result.items)
+    for (const auto& item : result.items) {
       objects.push_back(*item->object);
+    }
     TableListMeta listMeta{std::to_string(result.revision), continueToken, std::nullopt};
-    if (!continueToken.empty())
+    if (!continueToken.empty()) {
       listMeta.remainingItemCount = static_cast<int64_t>(result.remaining);
+    }
     auto table = listTable(resource, objects, listMeta, clock_.now(), *options);
     exchange.respond(table ? jsonResponse(200, *table)
                            : errors::internal(table.error().message()).toResponse());
@@ -142,7 +156,9 @@ void Handler::list(const http::Request& request, const Target& target, http::Exc
   }
   body += "},\"items\":[";
   for (size_t i = 0; i < result.items.size(); ++i) {
-    if (i) body += ',';
+    if (i) {
+      body += ',';
+    }
     body += *result.items[i]->text;
   }
   body += "]}";
@@ -191,10 +207,16 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
   bool firstTable = true;
   // Like kube-apiserver, only the first Table of a watch carries the column definitions.
   auto render = [&](const storage::Stored& stored) -> std::string {
-    if (!table) return *stored.text;
+    if (!table) {
+      return *stored.text;
+    }
     auto t = objectTable(resource, *stored.object, clock_.now(), *tableOpts);
-    if (!t) return *stored.text;
-    if (!firstTable) t->erase("columnDefinitions");
+    if (!t) {
+      return *stored.text;
+    }
+    if (!firstTable) {
+      t->erase("columnDefinitions");
+    }
     firstTable = false;
     return api::dumpJson(*t);
   };
@@ -215,10 +237,14 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
   if (listFirst) {
     auto snapshot = store_.list(prefix, "", 0, selection->predicate());
     for (const auto& item : snapshot.items) {
-      if (!stream.write(eventLine("ADDED", render(*item)))) return;
+      if (!stream.write(eventLine("ADDED", render(*item)))) {
+        return;
+      }
     }
     from = snapshot.revision;
-    if (initialEvents && bookmarks && !bookmark(from, true)) return;
+    if (initialEvents && bookmarks && !bookmark(from, true)) {
+      return;
+    }
   }
   auto subscription = store_.watch(prefix, from);
   if (!subscription) {
@@ -230,13 +256,17 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
   auto nextBookmark = Clock::now() + options_.bookmarkInterval;
   while (!stopping_) {
     auto now = Clock::now();
-    if (now >= deadline) return;
+    if (now >= deadline) {
+      return;
+    }
     auto wait = std::min(
         {deadline - now, nextBookmark - now, Clock::duration(std::chrono::milliseconds(500))});
     auto events = w.next(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(wait),
                                   std::chrono::milliseconds(1)));
     if (!events) {
-      if (events.error().is(core::Code::Conflict)) expired(events.error().message());
+      if (events.error().is(core::Code::Conflict)) {
+        expired(events.error().message());
+      }
       return;
     }
     for (const auto& event : *events) {
@@ -247,14 +277,20 @@ void Handler::watch(const http::Request& request, const Target& target, http::Ex
         // is DELETED (carrying its new state).
         bool was = event.previous && selection->matches(*event.previous->object);
         bool is = event.type != storage::EventType::Deleted && selection->matches(*stored.object);
-        if (!was && !is) continue;
+        if (!was && !is) {
+          continue;
+        }
         type = !is ? "DELETED" : (was ? "MODIFIED" : "ADDED");
       }
-      if (!stream.write(eventLine(type, render(stored)))) return;
+      if (!stream.write(eventLine(type, render(stored)))) {
+        return;
+      }
     }
     if (Clock::now() >= nextBookmark) {
       nextBookmark = Clock::now() + options_.bookmarkInterval;
-      if (bookmarks && !bookmark(w.cursor(), false)) return;
+      if (bookmarks && !bookmark(w.cursor(), false)) {
+        return;
+      }
     }
   }
 }
@@ -282,11 +318,15 @@ void Handler::removeCollection(const http::Request& request, const Target& targe
     auto removed =
         objects_.remove(resource, meta::namespaceOf(object), meta::name(object), *options);
     if (!removed) {
-      if (removed.error().code == 404) continue;
+      if (removed.error().code == 404) {
+        continue;
+      }
       exchange.respond(removed.error().toResponse());
       return;
     }
-    if (!first) body += ',';
+    if (!first) {
+      body += ',';
+    }
     first = false;
     body += api::dumpJson(*removed);
   }

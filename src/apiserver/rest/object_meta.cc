@@ -30,8 +30,12 @@ std::string timeString(core::TimePoint point) {
 
 void addFinalizer(Json& object, const std::string& finalizer) {
   Json& list = object["metadata"]["finalizers"];
-  if (!list.is_array()) list = Json::array();
-  if (std::find(list.begin(), list.end(), Json(finalizer)) == list.end()) list.push_back(finalizer);
+  if (!list.is_array()) {
+    list = Json::array();
+  }
+  if (std::find(list.begin(), list.end(), Json(finalizer)) == list.end()) {
+    list.push_back(finalizer);
+  }
 }
 
 bool isPod(const Resource& r) {
@@ -56,9 +60,13 @@ std::string uid(const Json& object) {
 std::vector<std::string> finalizers(const Json& object) {
   std::vector<std::string> out;
   auto it = metadataOf(object).find("finalizers");
-  if (it == metadataOf(object).end() || !it->is_array()) return out;
+  if (it == metadataOf(object).end() || !it->is_array()) {
+    return out;
+  }
   for (const auto& f : *it) {
-    if (f.is_string()) out.push_back(f.get<std::string>());
+    if (f.is_string()) {
+      out.push_back(f.get<std::string>());
+    }
   }
   return out;
 }
@@ -67,9 +75,13 @@ api::Labels labels(const Json& object) {
   api::Labels out;
   const Json& m = metadataOf(object);
   auto it = m.find("labels");
-  if (it == m.end() || !it->is_object()) return out;
+  if (it == m.end() || !it->is_object()) {
+    return out;
+  }
   for (const auto& [k, v] : it->items()) {
-    if (v.is_string()) out.emplace(k, v.get<std::string>());
+    if (v.is_string()) {
+      out.emplace(k, v.get<std::string>());
+    }
   }
   return out;
 }
@@ -95,8 +107,9 @@ std::string randomSuffix() {
   static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
   std::uniform_int_distribution<size_t> pick(0, sizeof alphabet - 2);
   std::string out;
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < 5; ++i) {
     out.push_back(alphabet[pick(rng())]);
+  }
   return out;
 }
 
@@ -105,7 +118,9 @@ namespace {
 // What schema.ParseGroupVersion makes of an apiVersion: "v1" is a version of the core group.
 std::pair<std::string, std::string> splitApiVersion(const std::string& apiVersion) {
   size_t slash = apiVersion.find('/');
-  if (slash == std::string::npos) return {"", apiVersion};
+  if (slash == std::string::npos) {
+    return {"", apiVersion};
+  }
   return {apiVersion.substr(0, slash), apiVersion.substr(slash + 1)};
 }
 
@@ -149,7 +164,9 @@ std::optional<ApiError> decodeTypeMeta(const Resource& resource, Json& body) {
                                 resource.kind + ": Object 'Kind' is missing in '" +
                                 api::dumpJson(body) + "'");
     }
-    if (givenApiVersion != resource.apiVersion()) return versionMismatch(givenApiVersion);
+    if (givenApiVersion != resource.apiVersion()) {
+      return versionMismatch(givenApiVersion);
+    }
     if (givenKind != resource.kind) {
       // apiextensions-apiserver pkg/registry/customresource/validator.go ValidateTypeMeta.
       return errors::invalid(
@@ -166,7 +183,9 @@ std::optional<ApiError> decodeTypeMeta(const Resource& resource, Json& body) {
                               internalPackage(resource.group) + "." + resource.kind +
                               "): unknown conversion");
   }
-  if (apiVersion != resource.apiVersion()) return versionMismatch(apiVersion);
+  if (apiVersion != resource.apiVersion()) {
+    return versionMismatch(apiVersion);
+  }
   body["apiVersion"] = resource.apiVersion();
   body["kind"] = resource.kind;
   return std::nullopt;
@@ -174,11 +193,17 @@ std::optional<ApiError> decodeTypeMeta(const Resource& resource, Json& body) {
 
 std::optional<ApiError> checkTypeAndScope(const Resource& resource, Json& body,
                                           std::string_view ns) {
-  if (!body.is_object()) return errors::badRequest("the request body must be a JSON object");
-  if (auto problem = decodeTypeMeta(resource, body); problem) return problem;
+  if (!body.is_object()) {
+    return errors::badRequest("the request body must be a JSON object");
+  }
+  if (auto problem = decodeTypeMeta(resource, body); problem) {
+    return problem;
+  }
   Json& m = body["metadata"];
   if (!m.is_object()) {
-    if (!m.is_null()) return errors::badRequest("metadata: must be an object");
+    if (!m.is_null()) {
+      return errors::badRequest("metadata: must be an object");
+    }
     m = Json::object();
   }
   if (resource.namespaced) {
@@ -198,7 +223,9 @@ std::optional<ApiError> checkTypeAndScope(const Resource& resource, Json& body,
 
 std::optional<ApiError> checkFinalizers(const Resource& resource, const Json& current,
                                         const Json& next) {
-  if (!deletionPending(current)) return std::nullopt;
+  if (!deletionPending(current)) {
+    return std::nullopt;
+  }
   auto before = finalizers(current);
   for (const auto& f : finalizers(next)) {
     if (std::find(before.begin(), before.end(), f) == before.end()) {
@@ -253,7 +280,9 @@ void acceptCrd(Json& crd) {
   const Json spec = crd.value("spec", Json::object());
   Json stored = Json::array();
   for (const auto& v : spec.value("versions", Json::array())) {
-    if (v.is_object() && v.value("storage", false)) stored.push_back(v.value("name", ""));
+    if (v.is_object() && v.value("storage", false)) {
+      stored.push_back(v.value("name", ""));
+    }
   }
   std::string now = crd["metadata"].value("creationTimestamp", "");
   crd["status"] = {{"conditions",
@@ -276,7 +305,9 @@ DeletionPlan planDeletion(const Resource& resource, Json& object, const DeleteOp
   Json& m = object["metadata"];
   const bool pending = deletionPending(object);
   if (isNamespace(resource)) {
-    if (pending) return {false, false};
+    if (pending) {
+      return {false, false};
+    }
     m["deletionTimestamp"] = timeString(now);
     m["deletionGracePeriodSeconds"] = 0;
     object["spec"]["finalizers"] = Json::array({"kubernetes"});
@@ -290,7 +321,9 @@ DeletionPlan planDeletion(const Resource& resource, Json& object, const DeleteOp
     grace = options.gracePeriodSeconds.value_or(
         spec.value("terminationGracePeriodSeconds", int64_t{30}));
     bool running = !spec.value("nodeName", "").empty() && phase != "Succeeded" && phase != "Failed";
-    if (!running || grace < 0) grace = 0;
+    if (!running || grace < 0) {
+      grace = 0;
+    }
   }
   bool changed = false;
   if (options.propagation == Propagation::Orphan) {
@@ -300,7 +333,9 @@ DeletionPlan planDeletion(const Resource& resource, Json& object, const DeleteOp
     addFinalizer(object, "foregroundDeletion");
     changed = true;
   }
-  if (finalizers(object).empty() && grace == 0) return {true, false};
+  if (finalizers(object).empty() && grace == 0) {
+    return {true, false};
+  }
   core::TimePoint deadline = now + std::chrono::seconds(grace);
   if (!pending) {
     m["deletionTimestamp"] = timeString(deadline);

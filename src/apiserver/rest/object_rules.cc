@@ -15,29 +15,41 @@ bool isNamespace(const Resource& r) {
 // ValidatePathSegmentName: RBAC names such as "system:controller:x" need only be usable in a
 // URL path.
 std::vector<std::string> pathSegmentNameErrors(const std::string& name) {
-  if (name == "." || name == "..") return {"may not be '" + name + "'"};
+  if (name == "." || name == "..") {
+    return {"may not be '" + name + "'"};
+  }
   for (const char* bad : {"/", "%"}) {
-    if (name.find(bad) != std::string::npos) return {"may not contain '" + std::string(bad) + "'"};
+    if (name.find(bad) != std::string::npos) {
+      return {"may not contain '" + std::string(bad) + "'"};
+    }
   }
   return {};
 }
 
 std::vector<std::string> nameErrors(const Resource& r, const std::string& name) {
-  if (isNamespace(r)) return api::dns1123LabelErrors(name);
-  if (r.group == "rbac.authorization.k8s.io") return pathSegmentNameErrors(name);
+  if (isNamespace(r)) {
+    return api::dns1123LabelErrors(name);
+  }
+  if (r.group == "rbac.authorization.k8s.io") {
+    return pathSegmentNameErrors(name);
+  }
   return api::dns1123SubdomainErrors(name);
 }
 
 // Removes what the schema does not declare, as structural pruning does.
 void prune(Json& value, const Json& schema) {
-  if (!schema.is_object() || schema.value("x-kubernetes-preserve-unknown-fields", false)) return;
+  if (!schema.is_object() || schema.value("x-kubernetes-preserve-unknown-fields", false)) {
+    return;
+  }
   if (value.is_object()) {
     auto props = schema.find("properties");
     auto additional = schema.find("additionalProperties");
     const bool anyKey =
         additional != schema.end() &&
         (additional->is_object() || (additional->is_boolean() && additional->get<bool>()));
-    if (props == schema.end() && !anyKey) return;  // an object without a declared shape
+    if (props == schema.end() && !anyKey) {
+      return;  // an object without a declared shape
+    }
     for (auto it = value.begin(); it != value.end();) {
       const Json* child = nullptr;
       if (props != schema.end() && props->contains(it.key())) {
@@ -48,14 +60,19 @@ void prune(Json& value, const Json& schema) {
         it = value.erase(it);
         continue;
       }
-      if (child) prune(it.value(), *child);
+      if (child) {
+        prune(it.value(), *child);
+      }
       ++it;
     }
   } else if (value.is_array()) {
     auto items = schema.find("items");
-    if (items == schema.end()) return;
-    for (auto& item : value)
+    if (items == schema.end()) {
+      return;
+    }
+    for (auto& item : value) {
       prune(item, *items);
+    }
   }
 }
 
@@ -71,8 +88,9 @@ void addMissing(Json& sent, const Json& defaulted) {
       }
     }
   } else if (sent.is_array() && defaulted.is_array() && sent.size() == defaulted.size()) {
-    for (size_t i = 0; i < sent.size(); ++i)
+    for (size_t i = 0; i < sent.size(); ++i) {
       addMissing(sent[i], defaulted[i]);
+    }
   }
 }
 
@@ -93,7 +111,9 @@ api::FieldErrors validateObjectMeta(const Resource& resource, const Json& object
 api::FieldErrors immutableFieldErrors(const Resource& resource, const Json& current,
                                       const Json& next) {
   api::FieldErrors errors;
-  if (resource.group != "apps") return errors;
+  if (resource.group != "apps") {
+    return errors;
+  }
   const Json before = current.value("spec", Json::object()).value("selector", Json());
   const Json after = next.value("spec", Json::object()).value("selector", Json());
   if (before != after) {
@@ -109,7 +129,9 @@ Json customResourceForm(const Json& sent, const Json& defaulted, const Json& sch
   // (often just `spec` with x-kubernetes-preserve-unknown-fields) declares them.
   if (out.is_object() && sent.is_object()) {
     for (const char* kept : {"apiVersion", "kind", "metadata"}) {
-      if (auto it = sent.find(kept); it != sent.end()) out[kept] = *it;
+      if (auto it = sent.find(kept); it != sent.end()) {
+        out[kept] = *it;
+      }
     }
   }
   addMissing(out, defaulted);

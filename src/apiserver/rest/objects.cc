@@ -20,8 +20,12 @@ bool isUnknownField(const api::FieldError& e) {
 
 // Status is reset on create for kinds whose status is owned by a controller or the kubelet.
 void resetStatusOnCreate(const Resource& resource, Json& object) {
-  if (!resource.hasSubresource("status")) return;
-  if (resource.group.empty() && resource.kind == "Node") return;  // the kubelet registers it
+  if (!resource.hasSubresource("status")) {
+    return;
+  }
+  if (resource.group.empty() && resource.kind == "Node") {
+    return;  // the kubelet registers it
+  }
   if (resource.group.empty() && resource.kind == "Pod") {
     object["status"] = {{"phase", "Pending"}};
     return;
@@ -60,7 +64,9 @@ Json withoutVolatile(Json object) {
 std::string storageKey(const Resource& resource, std::string_view ns, std::string_view name) {
   std::string key = resource.qualifiedPlural();
   key += '/';
-  if (resource.namespaced) key += ns;
+  if (resource.namespaced) {
+    key += ns;
+  }
   key += '/';
   key += name;
   return key;
@@ -68,7 +74,9 @@ std::string storageKey(const Resource& resource, std::string_view ns, std::strin
 
 std::string storagePrefix(const Resource& resource, std::string_view ns) {
   std::string prefix = resource.qualifiedPlural() + "/";
-  if (resource.namespaced && !ns.empty()) prefix += std::string(ns) + "/";
+  if (resource.namespaced && !ns.empty()) {
+    prefix += std::string(ns) + "/";
+  }
   return prefix;
 }
 
@@ -94,7 +102,9 @@ std::string Objects::now() const {
 ApiResult<storage::StoredPtr> Objects::get(const Resource& resource, std::string_view ns,
                                            std::string_view name) const {
   auto stored = store_.get(storageKey(resource, ns, name));
-  if (!stored) return tl::unexpected(errors::notFound(resource, name));
+  if (!stored) {
+    return tl::unexpected(errors::notFound(resource, name));
+  }
   return stored;
 }
 
@@ -105,7 +115,9 @@ ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
   if (!resource.model) {
     api::FieldErrors problems = meta::validateUntyped(object);
     problems.insert(problems.end(), metaProblems.begin(), metaProblems.end());
-    if (!problems.empty()) return tl::unexpected(errors::invalid(resource, name, problems));
+    if (!problems.empty()) {
+      return tl::unexpected(errors::invalid(resource, name, problems));
+    }
     return rules::customResourceForm(object, Json::object(), resource.schema);
   }
   api::ObjectOptions decodeOptions;
@@ -121,8 +133,9 @@ ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
   }
   if (!unknown.empty() && options.fieldValidation == FieldValidation::Strict) {
     std::string message = "strict decoding error: ";
-    for (size_t i = 0; i < unknown.size(); ++i)
+    for (size_t i = 0; i < unknown.size(); ++i) {
       message += (i ? ", " : "") + unknown[i];
+    }
     return tl::unexpected(errors::badRequest(std::move(message)));
   }
   if (!invalid.empty() || !decoded.object) {
@@ -133,7 +146,9 @@ ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
   }
   Json out = decoded.object->toJson();
   // CRD-backed kinds keep their fields as sent; built-in kinds are stored in canonical form.
-  if (resource.custom) out = rules::customResourceForm(object, out, resource.schema);
+  if (resource.custom) {
+    out = rules::customResourceForm(object, out, resource.schema);
+  }
   // Server-owned metadata is carried over verbatim (the model would drop empty values).
   meta::copyServerFields(object, out);
   return out;
@@ -149,7 +164,9 @@ ApiResult<storage::StoredPtr> Objects::commit(const Resource& resource, std::str
   }
   bool create = op.expectRevision == storage::WriteOp::kMustNotExist;
   auto result = store_.write(std::move(op));
-  if (result) return *result;
+  if (result) {
+    return *result;
+  }
   switch (result.error().code()) {
     case core::Code::Conflict:
       return tl::unexpected(create ? errors::alreadyExists(resource, name)
@@ -193,14 +210,20 @@ ApiResult<Json> Objects::create(const Resource& resource, std::string_view ns, J
     m.erase("generation");
   }
   resetStatusOnCreate(resource, body);
-  if (resource.group == "apiextensions.k8s.io") meta::acceptCrd(body);
+  if (resource.group == "apiextensions.k8s.io") {
+    meta::acceptCrd(body);
+  }
   auto object = canonical(resource, body, options);
-  if (!object) return tl::unexpected(object.error());
+  if (!object) {
+    return tl::unexpected(object.error());
+  }
   std::string name = meta::name(*object);
   storage::WriteOp op{storage::WriteOp::Kind::Put, storageKey(resource, ns, name),
                       storage::WriteOp::kMustNotExist, std::move(*object)};
   auto stored = commit(resource, name, std::move(op), options.dryRun);
-  if (!stored) return tl::unexpected(stored.error());
+  if (!stored) {
+    return tl::unexpected(stored.error());
+  }
   return *(*stored)->object;
 }
 
@@ -241,10 +264,14 @@ ApiResult<Json> Objects::prepareUpdate(const Resource& resource, std::string_vie
   meta::keepImmutable(current, next);
   if (tracksGeneration(resource)) {
     int64_t generation = current["metadata"].value("generation", int64_t{1});
-    if (generationView(current) != generationView(next)) ++generation;
+    if (generationView(current) != generationView(next)) {
+      ++generation;
+    }
     next["metadata"]["generation"] = generation;
   }
-  if (resource.group == "apiextensions.k8s.io" && subresource.empty()) meta::acceptCrd(next);
+  if (resource.group == "apiextensions.k8s.io" && subresource.empty()) {
+    meta::acceptCrd(next);
+  }
   return canonical(resource, next, options);
 }
 
@@ -256,30 +283,46 @@ ApiResult<Json> Objects::update(const Resource& resource, std::string_view ns,
   for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
     auto current = store_.get(key);
     if (!current) {
-      if (!createIfMissing) return tl::unexpected(errors::notFound(resource, name));
+      if (!createIfMissing) {
+        return tl::unexpected(errors::notFound(resource, name));
+      }
       auto body = transform(Json::object());
-      if (!body) return tl::unexpected(body.error());
+      if (!body) {
+        return tl::unexpected(body.error());
+      }
       auto created = create(resource, ns, std::move(*body), options);
-      if (created || created.error().reason != "AlreadyExists") return created;
+      if (created || created.error().reason != "AlreadyExists") {
+        return created;
+      }
       continue;
     }
     const Json& currentObject = *current->object;
     auto next = transform(currentObject);
-    if (!next) return tl::unexpected(next.error());
+    if (!next) {
+      return tl::unexpected(next.error());
+    }
     std::string wanted = (*next)["metadata"].value("resourceVersion", "");
     std::string have = std::to_string(current->revision);
     if (!wanted.empty() && wanted != have) {
       return tl::unexpected(errors::staleObject(resource, name));
     }
     auto prepared = prepareUpdate(resource, subresource, currentObject, std::move(*next), options);
-    if (!prepared) return tl::unexpected(prepared.error());
-    if (withoutVolatile(*prepared) == withoutVolatile(currentObject)) return currentObject;
+    if (!prepared) {
+      return tl::unexpected(prepared.error());
+    }
+    if (withoutVolatile(*prepared) == withoutVolatile(currentObject)) {
+      return currentObject;
+    }
     bool finalized = meta::deletionPending(*prepared) && meta::finalizers(*prepared).empty();
     storage::WriteOp op{finalized ? storage::WriteOp::Kind::Delete : storage::WriteOp::Kind::Put,
                         key, current->revision, std::move(*prepared)};
     auto stored = commit(resource, name, std::move(op), options.dryRun);
-    if (stored) return *(*stored)->object;
-    if (stored.error().reason == "Conflict" && wanted.empty()) continue;
+    if (stored) {
+      return *(*stored)->object;
+    }
+    if (stored.error().reason == "Conflict" && wanted.empty()) {
+      continue;
+    }
     return tl::unexpected(stored.error());
   }
   return tl::unexpected(errors::staleObject(resource, name));
@@ -290,7 +333,9 @@ ApiResult<Json> Objects::remove(const Resource& resource, std::string_view ns,
   const std::string key = storageKey(resource, ns, name);
   for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
     auto current = store_.get(key);
-    if (!current) return tl::unexpected(errors::notFound(resource, name));
+    if (!current) {
+      return tl::unexpected(errors::notFound(resource, name));
+    }
     const Json& object = *current->object;
     if (!options.preconditionUid.empty() && options.preconditionUid != meta::uid(object)) {
       return tl::unexpected(
@@ -311,9 +356,13 @@ ApiResult<Json> Objects::remove(const Resource& resource, std::string_view ns,
     storage::WriteOp op{
         plan.immediate ? storage::WriteOp::Kind::Delete : storage::WriteOp::Kind::Put, key,
         current->revision, std::move(next)};
-    if (!plan.immediate && !plan.changed) return object;  // already terminating
+    if (!plan.immediate && !plan.changed) {
+      return object;  // already terminating
+    }
     auto stored = commit(resource, name, std::move(op), options.dryRun);
-    if (stored) return *(*stored)->object;
+    if (stored) {
+      return *(*stored)->object;
+    }
     if (stored.error().reason == "Conflict" && options.preconditionResourceVersion.empty()) {
       continue;
     }

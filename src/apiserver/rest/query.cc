@@ -46,7 +46,11 @@ std::string goQuote(std::string_view value) {
 char32_t nextRune(std::string_view s, size_t& i) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = byte(i);
-  size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  size_t length = c < 0x80           ? 1
+                  : (c >> 5) == 0x6  ? 2
+                  : (c >> 4) == 0xe  ? 3
+                  : (c >> 3) == 0x1e ? 4
+                                     : 0;
   if (length == 0 || i + length > s.size()) {
     ++i;
     return 0xfffd;
@@ -66,7 +70,9 @@ char32_t nextRune(std::string_view s, size_t& i) {
 // unicode.IsPrint for what a field manager can hold: the C0 and C1 controls, DEL and the
 // Unicode separators other than the ASCII space are not printable.
 bool isPrint(char32_t rune) {
-  if (rune < 0x20 || (rune >= 0x7f && rune <= 0x9f)) return false;
+  if (rune < 0x20 || (rune >= 0x7f && rune <= 0x9f)) {
+    return false;
+  }
   if (rune == 0xa0 || rune == 0x1680 || (rune >= 0x2000 && rune <= 0x200a) || rune == 0x2028 ||
       rune == 0x2029 || rune == 0x202f || rune == 0x205f || rune == 0x3000) {
     return false;
@@ -79,7 +85,9 @@ std::string formatRune(char32_t rune, std::string_view text) {
   char code[16];
   std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(rune));
   std::string out = code;
-  if (isPrint(rune)) out += " '" + std::string(text) + "'";
+  if (isPrint(rune)) {
+    out += " '" + std::string(text) + "'";
+  }
   return out;
 }
 
@@ -87,7 +95,9 @@ std::string formatRune(char32_t rune, std::string_view text) {
 std::string goStringSlice(const std::vector<std::string>& values) {
   std::string out = "[]string{";
   for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
+    if (i > 0) {
+      out += ", ";
+    }
     out += goQuote(values[i]);
   }
   return out + "}";
@@ -107,30 +117,40 @@ std::vector<std::string> allParams(const http::Request& request, std::string_vie
 std::optional<std::string> firstParam(const http::Request& request, std::string_view name) {
   // A multimap keeps equal keys in insertion order, so lower_bound is the first one sent.
   auto it = request.query.lower_bound(std::string(name));
-  if (it == request.query.end() || it->first != name) return std::nullopt;
+  if (it == request.query.end() || it->first != name) {
+    return std::nullopt;
+  }
   return it->second;
 }
 
 bool queryBool(std::string_view value) {
-  if (value == "0") return false;
-  if (value.size() != 5) return true;
+  if (value == "0") {
+    return false;
+  }
+  if (value.size() != 5) {
+    return true;
+  }
   static constexpr std::string_view kFalse = "false";
   for (size_t i = 0; i < kFalse.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(value[i])) != kFalse[i]) return true;
+    if (std::tolower(static_cast<unsigned char>(value[i])) != kFalse[i]) {
+      return true;
+    }
   }
   return false;
 }
 
 std::optional<bool> boolParam(const http::Request& request, std::string_view name) {
   auto value = firstParam(request, name);
-  if (!value) return std::nullopt;
+  if (!value) {
+    return std::nullopt;
+  }
   return queryBool(*value);
 }
 
 ApiResult<int64_t> parseInt64(std::string_view value) {
   auto fail = [&](std::string_view why) -> ApiResult<int64_t> {
-    return tl::unexpected(
-        errors::badRequest("strconv.ParseInt: parsing " + goQuote(value) + ": " + std::string(why)));
+    return tl::unexpected(errors::badRequest("strconv.ParseInt: parsing " + goQuote(value) + ": " +
+                                             std::string(why)));
   };
   std::string_view digits = value;
   bool negative = false;
@@ -138,12 +158,16 @@ ApiResult<int64_t> parseInt64(std::string_view value) {
     negative = digits[0] == '-';
     digits.remove_prefix(1);
   }
-  if (digits.empty()) return fail("invalid syntax");
+  if (digits.empty()) {
+    return fail("invalid syntax");
+  }
   // Accumulate as a negative number so that the minimum int64 parses.
   int64_t result = 0;
   bool overflow = false;
   for (char c : digits) {
-    if (c < '0' || c > '9') return fail("invalid syntax");
+    if (c < '0' || c > '9') {
+      return fail("invalid syntax");
+    }
     int digit = c - '0';
     if (result < (std::numeric_limits<int64_t>::min() + digit) / 10) {
       overflow = true;
@@ -151,9 +175,13 @@ ApiResult<int64_t> parseInt64(std::string_view value) {
       result = result * 10 - digit;
     }
   }
-  if (overflow) return fail("value out of range");
+  if (overflow) {
+    return fail("value out of range");
+  }
   if (!negative) {
-    if (result == std::numeric_limits<int64_t>::min()) return fail("value out of range");
+    if (result == std::numeric_limits<int64_t>::min()) {
+      return fail("value out of range");
+    }
     result = -result;
   }
   return result;
@@ -161,9 +189,13 @@ ApiResult<int64_t> parseInt64(std::string_view value) {
 
 ApiResult<std::optional<int64_t>> int64Param(const http::Request& request, std::string_view name) {
   auto value = firstParam(request, name);
-  if (!value) return std::optional<int64_t>();
+  if (!value) {
+    return std::optional<int64_t>();
+  }
   auto parsed = parseInt64(*value);
-  if (!parsed) return tl::unexpected(parsed.error());
+  if (!parsed) {
+    return tl::unexpected(parsed.error());
+  }
   return std::optional<int64_t>(*parsed);
 }
 
@@ -184,17 +216,21 @@ ApiResult<ListOptions> listOptions(const http::Request& request) {
   options.sendInitialEvents = boolParam(request, "sendInitialEvents");
   // The generated conversion reads timeoutSeconds before limit; the first bad one answers.
   auto timeout = int64Param(request, "timeoutSeconds");
-  if (!timeout) return tl::unexpected(timeout.error());
+  if (!timeout) {
+    return tl::unexpected(timeout.error());
+  }
   options.timeoutSeconds = *timeout;
   auto limit = int64Param(request, "limit");
-  if (!limit) return tl::unexpected(limit.error());
+  if (!limit) {
+    return tl::unexpected(limit.error());
+  }
   options.limit = limit->value_or(0);
 
   // SetListOptionsDefaults with the WatchList feature on: a watch from "" or "0" without
   // either option is a watch-list that starts with the initial events.
   const bool legacy = options.resourceVersion.empty() || options.resourceVersion == "0";
-  const bool defaulted = !options.sendInitialEvents && options.resourceVersionMatch.empty() &&
-                         options.watch && legacy;
+  const bool defaulted =
+      !options.sendInitialEvents && options.resourceVersionMatch.empty() && options.watch && legacy;
 
   api::FieldErrors problems;
   const std::string& match = options.resourceVersionMatch;
@@ -208,11 +244,13 @@ ApiResult<ListOptions> listOptions(const http::Request& request) {
                "resourceVersionMatch is forbidden unless resourceVersion is provided");
       }
       if (!options.continueToken.empty()) {
-        forbid("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided");
+        forbid("resourceVersionMatch",
+               "resourceVersionMatch is forbidden when continue is provided");
       }
       if (match != "Exact" && match != "NotOlderThan") {
-        problems.push_back({"resourceVersionMatch",
-                            api::fielderr::unsupported(Json(match), {"Exact", "NotOlderThan", ""})});
+        problems.push_back(
+            {"resourceVersionMatch",
+             api::fielderr::unsupported(Json(match), {"Exact", "NotOlderThan", ""})});
       }
       if (match == "Exact" && options.resourceVersion == "0") {
         forbid("resourceVersionMatch",
@@ -237,11 +275,14 @@ ApiResult<ListOptions> listOptions(const http::Request& request) {
             {"resourceVersionMatch", api::fielderr::unsupported(Json(match), {"NotOlderThan"})});
       }
       if (!options.continueToken.empty()) {
-        forbid("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided");
+        forbid("resourceVersionMatch",
+               "resourceVersionMatch is forbidden when continue is provided");
       }
     }
   }
-  if (!problems.empty()) return tl::unexpected(invalidOptions("ListOptions", problems));
+  if (!problems.empty()) {
+    return tl::unexpected(invalidOptions("ListOptions", problems));
+  }
   // The defaults only settle validation here: a legacy watch (rv "" or "0") already starts with
   // the initial events, and its end bookmark stays reserved for clients that asked for it.
   return options;
@@ -251,8 +292,8 @@ api::FieldErrors validateFieldManager(std::string_view fieldManager) {
   api::FieldErrors problems;
   constexpr size_t kMaxLength = 128;  // validation.FieldManagerMaxLength
   if (fieldManager.size() > kMaxLength) {
-    problems.push_back(
-        {"fieldManager", "Too long: may not be more than " + std::to_string(kMaxLength) + " bytes"});
+    problems.push_back({"fieldManager",
+                        "Too long: may not be more than " + std::to_string(kMaxLength) + " bytes"});
   }
   for (size_t i = 0; i < fieldManager.size();) {
     size_t at = i;
@@ -291,18 +332,21 @@ std::optional<ApiError> checkWriteQuery(const http::Request& request,
   std::vector<std::string> dryRun = allParams(request, "dryRun");
   for (const auto& value : dryRun) {
     if (value != "All") {
-      problems.push_back(
-          {"dryRun", "Unsupported value: " + goStringSlice(dryRun) + ": supported values: \"All\""});
+      problems.push_back({"dryRun", "Unsupported value: " + goStringSlice(dryRun) +
+                                        ": supported values: \"All\""});
       break;
     }
   }
   std::string validation = firstParam(request, "fieldValidation").value_or("");
   if (validation != "" && validation != "Ignore" && validation != "Warn" &&
       validation != "Strict") {
-    problems.push_back({"fieldValidation", api::fielderr::unsupported(
-                                               Json(validation), {"", "Ignore", "Strict", "Warn"})});
+    problems.push_back(
+        {"fieldValidation",
+         api::fielderr::unsupported(Json(validation), {"", "Ignore", "Strict", "Warn"})});
   }
-  if (problems.empty()) return std::nullopt;
+  if (problems.empty()) {
+    return std::nullopt;
+  }
   return invalidOptions(optionsKind, problems);
 }
 

@@ -21,20 +21,25 @@ std::string mediaType(const std::string& contentType) {
 
 ApiResult<Json> parseBody(const http::Request& request) {
   std::string type = mediaType(request.header("content-type"));
-  if (request.body.empty()) return tl::unexpected(errors::badRequest("the request body is empty"));
+  if (request.body.empty()) {
+    return tl::unexpected(errors::badRequest("the request body is empty"));
+  }
   if (type == protobuf::kMediaType) {
     // kubectl's typed clients send built-in kinds as Kubernetes protobuf.
     auto object = protobuf::protobufToJson(request.body);
-    if (!object) return tl::unexpected(errors::badRequest(object.error().message()));
+    if (!object) {
+      return tl::unexpected(errors::badRequest(object.error().message()));
+    }
     return std::move(*object);
   }
   bool yaml = type == "application/yaml" || type == "application/apply-patch+yaml";
   if (!yaml) {
     auto value = api::parseJson(request.body);
     if (!value) {
-      return tl::unexpected(errors::badRequest(
-          "the request body is not valid JSON (content type " +
-          (type.empty() ? std::string("application/json") : type) + "): " + value.error().message()));
+      return tl::unexpected(
+          errors::badRequest("the request body is not valid JSON (content type " +
+                             (type.empty() ? std::string("application/json") : type) +
+                             "): " + value.error().message()));
     }
     return std::move(*value);
   }
@@ -58,8 +63,12 @@ WriteOptions writeOptions(const http::Request& request, std::vector<std::string>
   WriteOptions options;
   options.dryRun = request.param("dryRun") == "All";
   std::string validation = request.param("fieldValidation");
-  if (validation == "Strict") options.fieldValidation = FieldValidation::Strict;
-  if (validation == "Ignore") options.fieldValidation = FieldValidation::Ignore;
+  if (validation == "Strict") {
+    options.fieldValidation = FieldValidation::Strict;
+  }
+  if (validation == "Ignore") {
+    options.fieldValidation = FieldValidation::Ignore;
+  }
   options.warnings = warnings;
   return options;
 }
@@ -71,17 +80,27 @@ ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
   Json body = Json::object();
   if (!request.body.empty()) {
     auto parsed = parseBody(request);
-    if (!parsed) return tl::unexpected(parsed.error());
+    if (!parsed) {
+      return tl::unexpected(parsed.error());
+    }
     if (!parsed->is_object()) {
       return tl::unexpected(errors::badRequest("the DeleteOptions body is not an object"));
     }
     body = std::move(*parsed);
   } else {
     auto grace = int64Param(request, "gracePeriodSeconds");
-    if (!grace) return tl::unexpected(grace.error());
-    if (*grace) body["gracePeriodSeconds"] = **grace;
-    if (auto orphan = boolParam(request, "orphanDependents")) body["orphanDependents"] = *orphan;
-    if (auto policy = firstParam(request, "propagationPolicy")) body["propagationPolicy"] = *policy;
+    if (!grace) {
+      return tl::unexpected(grace.error());
+    }
+    if (*grace) {
+      body["gracePeriodSeconds"] = **grace;
+    }
+    if (auto orphan = boolParam(request, "orphanDependents")) {
+      body["orphanDependents"] = *orphan;
+    }
+    if (auto policy = firstParam(request, "propagationPolicy")) {
+      body["propagationPolicy"] = *policy;
+    }
     auto dryRun = request.query.equal_range("dryRun");
     for (auto it = dryRun.first; it != dryRun.second; ++it) {
       body["dryRun"].push_back(it->second);
@@ -97,9 +116,10 @@ ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
                            : nullptr;
   const bool orphanSet = body.contains("orphanDependents") && body["orphanDependents"].is_boolean();
   if (orphanSet && policy) {
-    problems.push_back({"propagationPolicy",
-                        api::fielderr::invalid(*policy, "orphanDependents and deletionPropagation "
-                                                        "cannot be both set")});
+    problems.push_back(
+        {"propagationPolicy", api::fielderr::invalid(*policy,
+                                                     "orphanDependents and deletionPropagation "
+                                                     "cannot be both set")});
   }
   const std::string policyName = policy ? policy->get<std::string>() : std::string();
   if (policy && policyName != "Foreground" && policyName != "Background" &&
@@ -120,12 +140,14 @@ ApiResult<DeleteOptions> deleteOptions(const http::Request& request) {
       for (size_t i = 0; i < dryRun.size(); ++i) {
         rendered += (i > 0 ? ", " : "") + api::dumpJson(Json(dryRun[i]));
       }
-      problems.push_back({"dryRun", "Unsupported value: " + rendered +
-                                        "}: supported values: \"All\""});
+      problems.push_back(
+          {"dryRun", "Unsupported value: " + rendered + "}: supported values: \"All\""});
       break;
     }
   }
-  if (!problems.empty()) return tl::unexpected(invalidOptions("DeleteOptions", problems));
+  if (!problems.empty()) {
+    return tl::unexpected(invalidOptions("DeleteOptions", problems));
+  }
   options.dryRun = !dryRun.empty();
   if (orphanSet && body["orphanDependents"].get<bool>()) {
     options.propagation = Propagation::Orphan;
@@ -151,7 +173,9 @@ ApiResult<TableOptions> tableOptions(const http::Request& request) {
   TableOptions options;
   if (request.hasParam("includeObject")) {
     auto include = parseIncludeObject(request.param("includeObject"));
-    if (!include) return tl::unexpected(errors::badRequest(include.error().message()));
+    if (!include) {
+      return tl::unexpected(errors::badRequest(include.error().message()));
+    }
     options.includeObject = *include;
   }
   if (request.header("accept").find("v=v1beta1") != std::string::npos &&

@@ -15,7 +15,9 @@ using api::Json;
 
 std::string selectorString(const Json& selector) {
   api::LabelSelector parsed;
-  if (!api::decodeJson(selector, parsed).empty()) return "";
+  if (!api::decodeJson(selector, parsed).empty()) {
+    return "";
+  }
   return api::formatSelector(parsed);
 }
 
@@ -23,7 +25,9 @@ Json scaleOf(const Resource& resource, const Json& object) {
   const Json meta = object.value("metadata", Json::object());
   Json scaleMeta = Json::object();
   for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
-    if (meta.contains(field)) scaleMeta[field] = meta[field];
+    if (meta.contains(field)) {
+      scaleMeta[field] = meta[field];
+    }
   }
   const Json spec = object.value("spec", Json::object());
   const Json status = object.value("status", Json::object());
@@ -34,7 +38,9 @@ Json scaleOf(const Resource& resource, const Json& object) {
                 {"metadata", scaleMeta},
                 {"spec", {{"replicas", spec.value("replicas", int64_t{1})}}},
                 {"status", {{"replicas", status.value("replicas", int64_t{0})}}}};
-  if (!selector.empty()) scale["status"]["selector"] = selector;
+  if (!selector.empty()) {
+    scale["status"]["selector"] = selector;
+  }
   return scale;
 }
 
@@ -70,7 +76,9 @@ void Handler::bind(const http::Request& request, const Target& target, http::Exc
         }
         pod["spec"]["nodeName"] = node;
         Json& conditions = pod["status"]["conditions"];
-        if (!conditions.is_array()) conditions = Json::array();
+        if (!conditions.is_array()) {
+          conditions = Json::array();
+        }
         Json scheduled = {{"type", "PodScheduled"},
                           {"status", "True"},
                           {"lastProbeTime", nullptr},
@@ -82,7 +90,9 @@ void Handler::bind(const http::Request& request, const Target& target, http::Exc
             replaced = true;
           }
         }
-        if (!replaced) conditions.push_back(scheduled);
+        if (!replaced) {
+          conditions.push_back(scheduled);
+        }
         pod["metadata"].erase("resourceVersion");
         return pod;
       },
@@ -109,7 +119,9 @@ void Handler::evict(const http::Request& request, const Target& target, http::Ex
   auto pdbResource = resources_.find("policy", "v1", "poddisruptionbudgets");
   std::vector<storage::StoredPtr> budgets;
   for (const auto& item : store_.list(storagePrefix(*pdbResource, target.ns), "", 0).items) {
-    if (budgetSelects(*item->object, podObject)) budgets.push_back(item);
+    if (budgetSelects(*item->object, podObject)) {
+      budgets.push_back(item);
+    }
   }
   if (budgets.size() > 1) {
     exchange.respond(errors::internal("This pod has more than one PodDisruptionBudget, which the "

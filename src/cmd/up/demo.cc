@@ -86,16 +86,22 @@ class KarpenterStory : public Story {
 
   core::Status run(DemoSummary& summary) {
     const auto started = Clock::now();
-    if (auto a = apply("demo/nodepool.yaml"); !a) return core::fail(a.error());
+    if (auto a = apply("demo/nodepool.yaml"); !a) {
+      return core::fail(a.error());
+    }
     if (auto r = await("EC2NodeClass demo to be Ready", [&] { return nodeClassReady(); }); !r) {
       return r;
     }
-    if (auto a = apply("demo/workload.yaml"); !a) return core::fail(a.error());
+    if (auto a = apply("demo/workload.yaml"); !a) {
+      return core::fail(a.error());
+    }
     say(
         fmt::format("{} pods of 1 CPU spread over 3 zones are pending; the provisioner batches "
                     "them and launches NodeClaims",
                     kWorkloadReplicas));
-    if (auto r = await("the workload's nodes", [&] { return settled(); }); !r) return r;
+    if (auto r = await("the workload's nodes", [&] { return settled(); }); !r) {
+      return r;
+    }
     std::map<std::string, int> types;
     std::set<std::string> launched;
     for (const api::Json& claim : claims()) {
@@ -106,7 +112,9 @@ class KarpenterStory : public Story {
                     describeTypes(types), kWorkloadReplicas, kWorkloadReplicas, seconds(started)));
 
     const auto drifting = Clock::now();
-    if (auto a = apply("demo/nodeclass-change.yaml"); !a) return core::fail(a.error());
+    if (auto a = apply("demo/nodeclass-change.yaml"); !a) {
+      return core::fail(a.error());
+    }
     std::string why;
     if (auto r = await("the nodes to drift", [&] { return driftSeen(launched, why); }); !r) {
       return r;
@@ -193,8 +201,12 @@ class AzureStory : public Story {
 
   core::Status run(DemoSummary& summary) {
     const auto started = Clock::now();
-    if (auto a = apply("demo/capz-bootstrap.yaml"); !a) return core::fail(a.error());
-    if (auto a = apply("capz/cluster.yaml"); !a) return core::fail(a.error());
+    if (auto a = apply("demo/capz-bootstrap.yaml"); !a) {
+      return core::fail(a.error());
+    }
+    if (auto a = apply("capz/cluster.yaml"); !a) {
+      return core::fail(a.error());
+    }
     if (auto r = await("AzureCluster prod-westeurope to be Ready", [&] { return clusterReady(); });
         !r) {
       return r;

@@ -16,11 +16,21 @@ namespace {
 using api::Json;
 
 int defaultStatus(const std::string& code) {
-  if (code.find("Internal") != std::string::npos) return 500;
-  if (code == "TooManyRequests" || code == "SubscriptionRequestsThrottled") return 429;
-  if (code == "ServiceUnavailable") return 503;
-  if (code == "GatewayTimeout") return 504;
-  if (code == "Conflict" || code == "AnotherOperationInProgress") return 409;
+  if (code.find("Internal") != std::string::npos) {
+    return 500;
+  }
+  if (code == "TooManyRequests" || code == "SubscriptionRequestsThrottled") {
+    return 429;
+  }
+  if (code == "ServiceUnavailable") {
+    return 503;
+  }
+  if (code == "GatewayTimeout") {
+    return 504;
+  }
+  if (code == "Conflict" || code == "AnotherOperationInProgress") {
+    return 409;
+  }
   return 400;
 }
 
@@ -51,11 +61,21 @@ http::Response toHttp(const Reply& reply) {
 }
 
 std::string verbOf(const std::string& method, bool collection) {
-  if (method == "GET") return collection ? "List" : "Get";
-  if (method == "HEAD") return "CheckExistence";
-  if (method == "PUT") return "CreateOrUpdate";
-  if (method == "PATCH") return "Update";
-  if (method == "DELETE") return "Delete";
+  if (method == "GET") {
+    return collection ? "List" : "Get";
+  }
+  if (method == "HEAD") {
+    return "CheckExistence";
+  }
+  if (method == "PUT") {
+    return "CreateOrUpdate";
+  }
+  if (method == "PATCH") {
+    return "Update";
+  }
+  if (method == "DELETE") {
+    return "Delete";
+  }
   return method;
 }
 

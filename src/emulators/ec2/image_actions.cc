@@ -71,26 +71,58 @@ std::string imageLocation(const ImageAttributes& a) {
 
 std::vector<std::string> imageValues(const Resource& r, std::string_view n) {
   const auto* a = r.as<ImageAttributes>();
-  if (!a) return {};
-  if (n == "image-id") return {r.id};
-  if (n == "name") return {a->name};
-  if (n == "description") return {a->description};
-  if (n == "architecture") return {std::string(architectureName(a->architecture))};
-  if (n == "owner-id") return {a->ownerId};
+  if (!a) {
+    return {};
+  }
+  if (n == "image-id") {
+    return {r.id};
+  }
+  if (n == "name") {
+    return {a->name};
+  }
+  if (n == "description") {
+    return {a->description};
+  }
+  if (n == "architecture") {
+    return {std::string(architectureName(a->architecture))};
+  }
+  if (n == "owner-id") {
+    return {a->ownerId};
+  }
   if (n == "owner-alias") {
     return a->ownerAlias.empty() ? std::vector<std::string>{}
                                  : std::vector<std::string>{a->ownerAlias};
   }
-  if (n == "state") return {r.state.empty() ? "available" : r.state};
-  if (n == "image-type") return {"machine"};
-  if (n == "is-public") return {a->ownerAlias.empty() ? "false" : "true"};
-  if (n == "root-device-type") return {"ebs"};
-  if (n == "root-device-name") return {a->rootDeviceName};
-  if (n == "virtualization-type") return {"hvm"};
-  if (n == "hypervisor") return {"xen"};
-  if (n == "platform-details") return {a->platformDetails};
-  if (n == "creation-date") return {a->creationDate};
-  if (n == "manifest-location") return {imageLocation(*a)};
+  if (n == "state") {
+    return {r.state.empty() ? "available" : r.state};
+  }
+  if (n == "image-type") {
+    return {"machine"};
+  }
+  if (n == "is-public") {
+    return {a->ownerAlias.empty() ? "false" : "true"};
+  }
+  if (n == "root-device-type") {
+    return {"ebs"};
+  }
+  if (n == "root-device-name") {
+    return {a->rootDeviceName};
+  }
+  if (n == "virtualization-type") {
+    return {"hvm"};
+  }
+  if (n == "hypervisor") {
+    return {"xen"};
+  }
+  if (n == "platform-details") {
+    return {a->platformDetails};
+  }
+  if (n == "creation-date") {
+    return {a->creationDate};
+  }
+  if (n == "manifest-location") {
+    return {imageLocation(*a)};
+  }
   return {};
 }
 

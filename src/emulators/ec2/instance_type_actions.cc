@@ -71,13 +71,27 @@ Derived derive(const InstanceTypeInfo& t) {
 // manufacturer exactly ("NVIDIA") and lower-case the model, so the manufacturer is mapped and
 // the model only needs to round-trip through lower-kebab-case.
 std::string manufacturerName(std::string_view m) {
-  if (m == "intel") return "Intel";
-  if (m == "nvidia") return "NVIDIA";
-  if (m == "amd") return "AMD";
-  if (m == "aws") return "AWS";
-  if (m == "habana") return "Habana";
-  if (m == "qualcomm") return "Qualcomm";
-  if (m == "xilinx") return "Xilinx";
+  if (m == "intel") {
+    return "Intel";
+  }
+  if (m == "nvidia") {
+    return "NVIDIA";
+  }
+  if (m == "amd") {
+    return "AMD";
+  }
+  if (m == "aws") {
+    return "AWS";
+  }
+  if (m == "habana") {
+    return "Habana";
+  }
+  if (m == "qualcomm") {
+    return "Qualcomm";
+  }
+  if (m == "xilinx") {
+    return "Xilinx";
+  }
   return std::string(m);
 }
 
@@ -263,11 +277,21 @@ std::vector<std::string> typeValues(const InstanceTypeInfo& t, std::string_view 
   auto number = [](std::optional<int64_t> v) {
     return v ? std::vector<std::string>{std::to_string(*v)} : std::vector<std::string>{};
   };
-  if (name == "instance-type") return {t.name};
-  if (name == "current-generation") return {boolText(d.currentGeneration)};
-  if (name == "bare-metal") return {boolText(t.bareMetal)};
-  if (name == "burstable-performance-supported") return {boolText(d.burstable)};
-  if (name == "free-tier-eligible") return {boolText(t.name == "t2.micro" || t.name == "t3.micro")};
+  if (name == "instance-type") {
+    return {t.name};
+  }
+  if (name == "current-generation") {
+    return {boolText(d.currentGeneration)};
+  }
+  if (name == "bare-metal") {
+    return {boolText(t.bareMetal)};
+  }
+  if (name == "burstable-performance-supported") {
+    return {boolText(d.burstable)};
+  }
+  if (name == "free-tier-eligible") {
+    return {boolText(t.name == "t2.micro" || t.name == "t3.micro")};
+  }
   if (name == "hypervisor") {
     return t.hypervisor && !t.hypervisor->empty() ? std::vector<std::string>{*t.hypervisor}
                                                   : std::vector<std::string>{};
@@ -280,14 +304,30 @@ std::vector<std::string> typeValues(const InstanceTypeInfo& t, std::string_view 
     return t.architecture ? std::vector<std::string>{std::string(architectureName(*t.architecture))}
                           : std::vector<std::string>{};
   }
-  if (name == "supported-boot-mode") return d.bootModes;
-  if (name == "supported-root-device-type") return {"ebs"};
-  if (name == "supported-usage-class") return d.usageClasses;
-  if (name == "supported-virtualization-type") return {"hvm"};
-  if (name == "vcpu-info.default-vcpus") return number(t.vcpu);
-  if (name == "vcpu-info.default-threads-per-core") return {std::to_string(d.threadsPerCore)};
-  if (name == "memory-info.size-in-mib") return number(t.memoryMiB);
-  if (name == "network-info.efa-supported") return {boolText(t.efaSupported)};
+  if (name == "supported-boot-mode") {
+    return d.bootModes;
+  }
+  if (name == "supported-root-device-type") {
+    return {"ebs"};
+  }
+  if (name == "supported-usage-class") {
+    return d.usageClasses;
+  }
+  if (name == "supported-virtualization-type") {
+    return {"hvm"};
+  }
+  if (name == "vcpu-info.default-vcpus") {
+    return number(t.vcpu);
+  }
+  if (name == "vcpu-info.default-threads-per-core") {
+    return {std::to_string(d.threadsPerCore)};
+  }
+  if (name == "memory-info.size-in-mib") {
+    return number(t.memoryMiB);
+  }
+  if (name == "network-info.efa-supported") {
+    return {boolText(t.efaSupported)};
+  }
   if (name == "network-info.efa-info.maximum-efa-interfaces") {
     return number(t.efaSupported ? std::optional<int64_t>(t.maximumEfaInterfaces) : std::nullopt);
   }
@@ -295,13 +335,21 @@ std::vector<std::string> typeValues(const InstanceTypeInfo& t, std::string_view 
     return t.encryptionInTransit ? std::vector<std::string>{boolText(*t.encryptionInTransit)}
                                  : std::vector<std::string>{};
   }
-  if (name == "network-info.ipv4-addresses-per-interface") return number(t.ipv4PerInterface);
-  if (name == "network-info.ipv6-addresses-per-interface") return number(d.ipv6PerInterface);
-  if (name == "network-info.ipv6-supported") return {boolText(d.ipv6PerInterface > 0)};
+  if (name == "network-info.ipv4-addresses-per-interface") {
+    return number(t.ipv4PerInterface);
+  }
+  if (name == "network-info.ipv6-addresses-per-interface") {
+    return number(d.ipv6PerInterface);
+  }
+  if (name == "network-info.ipv6-supported") {
+    return {boolText(d.ipv6PerInterface > 0)};
+  }
   if (name == "network-info.maximum-network-cards") {
     return {std::to_string(std::max<size_t>(t.networkCards.size(), 1))};
   }
-  if (name == "network-info.maximum-network-interfaces") return number(t.maxNetworkInterfaces);
+  if (name == "network-info.maximum-network-interfaces") {
+    return number(t.maxNetworkInterfaces);
+  }
   return {};
 }
 

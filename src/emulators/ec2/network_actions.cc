@@ -137,14 +137,24 @@ aws::ApiResult<std::string> describeAvailabilityZones(ActionContext& ctx) {
       continue;
     }
     auto values = [&](std::string_view n) -> std::vector<std::string> {
-      if (n == "zone-name") return {zone.name};
-      if (n == "zone-id") return {zone.zoneId};
-      if (n == "state") return {"available"};
+      if (n == "zone-name") {
+        return {zone.name};
+      }
+      if (n == "zone-id") {
+        return {zone.zoneId};
+      }
+      if (n == "state") {
+        return {"available"};
+      }
       if (n == "region-name" || n == "group-name" || n == "network-border-group") {
         return {ctx.world.region};
       }
-      if (n == "zone-type") return {"availability-zone"};
-      if (n == "opt-in-status") return {"opt-in-not-required"};
+      if (n == "zone-type") {
+        return {"availability-zone"};
+      }
+      if (n == "opt-in-status") {
+        return {"opt-in-not-required"};
+      }
       return {};
     };
     if (!matchesFilters(*filters, {}, values)) {
@@ -168,18 +178,34 @@ aws::ApiResult<std::string> describeAvailabilityZones(ActionContext& ctx) {
 
 std::vector<std::string> vpcValues(const World& world, const Resource& r, std::string_view n) {
   const auto* a = r.as<VpcAttributes>();
-  if (!a) return {};
-  if (n == "vpc-id") return {r.id};
-  if (n == "cidr" || n == "cidr-block-association.cidr-block") return {a->cidrBlock};
-  if (n == "cidr-block-association.state") return {"associated"};
+  if (!a) {
+    return {};
+  }
+  if (n == "vpc-id") {
+    return {r.id};
+  }
+  if (n == "cidr" || n == "cidr-block-association.cidr-block") {
+    return {a->cidrBlock};
+  }
+  if (n == "cidr-block-association.state") {
+    return {"associated"};
+  }
   if (n == "ipv6-cidr-block-association.ipv6-cidr-block") {
     return a->ipv6CidrBlock.empty() ? std::vector<std::string>{}
                                     : std::vector<std::string>{a->ipv6CidrBlock};
   }
-  if (n == "is-default") return {boolText(a->isDefault)};
-  if (n == "state") return {stateOf(r)};
-  if (n == "owner-id") return {world.accountId};
-  if (n == "dhcp-options-id") return {derivedId("dopt", r.id)};
+  if (n == "is-default") {
+    return {boolText(a->isDefault)};
+  }
+  if (n == "state") {
+    return {stateOf(r)};
+  }
+  if (n == "owner-id") {
+    return {world.accountId};
+  }
+  if (n == "dhcp-options-id") {
+    return {derivedId("dopt", r.id)};
+  }
   return {};
 }
 
@@ -225,22 +251,46 @@ aws::ApiResult<std::string> describeVpcs(ActionContext& ctx) {
 
 std::vector<std::string> subnetValues(const World& world, const Resource& r, std::string_view n) {
   const auto* a = r.as<SubnetAttributes>();
-  if (!a) return {};
-  if (n == "subnet-id") return {r.id};
-  if (n == "subnet-arn") return {arn(world, "subnet", r.id)};
-  if (n == "vpc-id") return {a->vpcId};
-  if (n == "availability-zone" || n == "availabilityZone") return {a->zone};
-  if (n == "availability-zone-id" || n == "availabilityZoneId") return {a->zoneId};
-  if (n == "cidr-block" || n == "cidr" || n == "cidrBlock") return {a->cidrBlock};
+  if (!a) {
+    return {};
+  }
+  if (n == "subnet-id") {
+    return {r.id};
+  }
+  if (n == "subnet-arn") {
+    return {arn(world, "subnet", r.id)};
+  }
+  if (n == "vpc-id") {
+    return {a->vpcId};
+  }
+  if (n == "availability-zone" || n == "availabilityZone") {
+    return {a->zone};
+  }
+  if (n == "availability-zone-id" || n == "availabilityZoneId") {
+    return {a->zoneId};
+  }
+  if (n == "cidr-block" || n == "cidr" || n == "cidrBlock") {
+    return {a->cidrBlock};
+  }
   if (n == "ipv6-cidr-block-association.ipv6-cidr-block") {
     return a->ipv6CidrBlock.empty() ? std::vector<std::string>{}
                                     : std::vector<std::string>{a->ipv6CidrBlock};
   }
-  if (n == "state") return {stateOf(r)};
-  if (n == "available-ip-address-count") return {std::to_string(a->availableIps)};
-  if (n == "map-public-ip-on-launch") return {boolText(a->mapPublicIpOnLaunch)};
-  if (n == "default-for-az" || n == "defaultForAz") return {"false"};
-  if (n == "owner-id") return {world.accountId};
+  if (n == "state") {
+    return {stateOf(r)};
+  }
+  if (n == "available-ip-address-count") {
+    return {std::to_string(a->availableIps)};
+  }
+  if (n == "map-public-ip-on-launch") {
+    return {boolText(a->mapPublicIpOnLaunch)};
+  }
+  if (n == "default-for-az" || n == "defaultForAz") {
+    return {"false"};
+  }
+  if (n == "owner-id") {
+    return {world.accountId};
+  }
   return {};
 }
 
@@ -293,12 +343,24 @@ aws::ApiResult<std::string> describeSubnets(ActionContext& ctx) {
 
 std::vector<std::string> groupValues(const World& world, const Resource& r, std::string_view n) {
   const auto* a = r.as<SecurityGroupAttributes>();
-  if (!a) return {};
-  if (n == "group-id") return {r.id};
-  if (n == "group-name") return {a->name};
-  if (n == "vpc-id") return {a->vpcId};
-  if (n == "description") return {a->description};
-  if (n == "owner-id") return {world.accountId};
+  if (!a) {
+    return {};
+  }
+  if (n == "group-id") {
+    return {r.id};
+  }
+  if (n == "group-name") {
+    return {a->name};
+  }
+  if (n == "vpc-id") {
+    return {a->vpcId};
+  }
+  if (n == "description") {
+    return {a->description};
+  }
+  if (n == "owner-id") {
+    return {world.accountId};
+  }
   return {};
 }
 

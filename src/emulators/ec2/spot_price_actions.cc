@@ -164,12 +164,24 @@ aws::ApiResult<Query> parseQuery(ActionContext& ctx) {
 
 bool matches(const Query& q, const Entry& e) {
   return matchesFilters(q.filters, {}, [&](std::string_view n) -> std::vector<std::string> {
-    if (n == "instance-type") return {e.type->name};
-    if (n == "availability-zone") return {e.zone->name};
-    if (n == "availability-zone-id") return {e.zone->zoneId};
-    if (n == "product-description") return {std::string(e.product)};
-    if (n == "spot-price") return {formatSpotPrice(e.price)};
-    if (n == "timestamp") return {aws::xml::formatTimestamp(spotPriceStepStart(e.step))};
+    if (n == "instance-type") {
+      return {e.type->name};
+    }
+    if (n == "availability-zone") {
+      return {e.zone->name};
+    }
+    if (n == "availability-zone-id") {
+      return {e.zone->zoneId};
+    }
+    if (n == "product-description") {
+      return {std::string(e.product)};
+    }
+    if (n == "spot-price") {
+      return {formatSpotPrice(e.price)};
+    }
+    if (n == "timestamp") {
+      return {aws::xml::formatTimestamp(spotPriceStepStart(e.step))};
+    }
     return {};
   });
 }

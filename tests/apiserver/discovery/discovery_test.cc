@@ -19,7 +19,9 @@ constexpr const char* kKubectlAccept =
 
 const api::Json* findByKey(const api::Json& list, const char* key, std::string_view value) {
   for (const api::Json& item : list) {
-    if (item.value(key, "") == value) return &item;
+    if (item.value(key, "") == value) {
+      return &item;
+    }
   }
   return nullptr;
 }
@@ -138,8 +140,9 @@ TEST(AggregatedTest, CoreDocumentHoldsOnlyTheCoreGroup) {
 TEST(AggregatedTest, GroupsListVersionsInPreferenceOrder) {
   api::Json doc = aggregatedGroups(sampleResources());
   std::vector<std::string> names;
-  for (const api::Json& g : doc["items"])
+  for (const api::Json& g : doc["items"]) {
     names.push_back(g["metadata"]["name"]);
+  }
   EXPECT_EQ(names, (std::vector<std::string>{"apps", "apiextensions.k8s.io", "coordination.k8s.io",
                                              "cluster.x-k8s.io", "example.com", "karpenter.sh"}));
   const api::Json& karpenter = doc["items"][5]["versions"];

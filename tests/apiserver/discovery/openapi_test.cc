@@ -28,11 +28,17 @@ api::Json gvk(std::string_view group, std::string_view version, std::string_view
 // What kubectl's QueryParamVerifierV3 does: the first PATCH operation of the kind decides.
 bool patchTakesFieldValidation(const api::Json& doc, const api::Json& kind) {
   for (const auto& [path, item] : doc["paths"].items()) {
-    if (!item.contains("patch")) continue;
+    if (!item.contains("patch")) {
+      continue;
+    }
     const api::Json& op = item["patch"];
-    if (op.value("x-kubernetes-group-version-kind", api::Json()) != kind) continue;
+    if (op.value("x-kubernetes-group-version-kind", api::Json()) != kind) {
+      continue;
+    }
     for (const api::Json& p : op.value("parameters", api::Json::array())) {
-      if (p["name"] == "fieldValidation") return true;
+      if (p["name"] == "fieldValidation") {
+        return true;
+      }
     }
     return false;
   }
@@ -48,11 +54,13 @@ void expectRefsResolve(const api::Json& doc) {
         ASSERT_TRUE(name.starts_with("#/components/schemas/")) << name;
         EXPECT_TRUE(doc["components"]["schemas"].contains(name.substr(21))) << name;
       }
-      for (const auto& [key, value] : node.items())
+      for (const auto& [key, value] : node.items()) {
         walk(value);
+      }
     } else if (node.is_array()) {
-      for (const api::Json& value : node)
+      for (const api::Json& value : node) {
         walk(value);
+      }
     }
   };
   walk(doc);
@@ -134,8 +142,9 @@ TEST(OpenApiV3DocumentTest, DescribesSubresourceKinds) {
 
 TEST(OpenApiV3DocumentTest, PatchTakesFieldValidationForEveryKind) {
   std::vector<ResourcePtr> resources = registryResources();
-  for (const ResourcePtr& r : sampleResources())
+  for (const ResourcePtr& r : sampleResources()) {
     resources.push_back(r);
+  }
   for (const ServedGroup& g : servedGroups(resources)) {
     for (const std::string& v : g.versions) {
       api::Json doc = document(resources, g.name, v);
@@ -150,7 +159,9 @@ TEST(OpenApiV3DocumentTest, PatchTakesFieldValidationForEveryKind) {
 TEST(OpenApiV3DocumentTest, NeverOffersStrategicMergePatch) {
   api::Json doc = document(sampleResources(), "apps", "v1");
   for (const auto& [path, item] : doc["paths"].items()) {
-    if (!item.contains("patch")) continue;
+    if (!item.contains("patch")) {
+      continue;
+    }
     const api::Json& content = item["patch"]["requestBody"]["content"];
     EXPECT_FALSE(content.contains("application/strategic-merge-patch+json")) << path;
     EXPECT_TRUE(content.contains("application/apply-patch+yaml")) << path;

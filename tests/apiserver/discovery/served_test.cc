@@ -12,8 +12,9 @@ using testing::sampleResources;
 
 std::vector<std::string> groupNames(const std::vector<ServedGroup>& groups) {
   std::vector<std::string> names;
-  for (const ServedGroup& g : groups)
+  for (const ServedGroup& g : groups) {
     names.push_back(g.name);
+  }
   return names;
 }
 

@@ -27,8 +27,9 @@ inline std::shared_ptr<Resource> makeResource(std::string group, std::string ver
   r->kind = std::move(kind);
   r->plural = std::move(plural);
   r->singular = r->kind;
-  for (char& c : r->singular)
+  for (char& c : r->singular) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   r->namespaced = namespaced;
   r->subresources = std::move(subresources);
   r->custom = custom;
@@ -84,7 +85,9 @@ inline std::vector<ResourcePtr> registryResources() {
     r->model = &info;
     r->custom = info.custom;
     r->schema = api::reflect::openApiSchema(*info.type);
-    if (info.statusSubresource) r->subresources.push_back("status");
+    if (info.statusSubresource) {
+      r->subresources.push_back("status");
+    }
     out.push_back(std::move(r));
   }
   return out;

@@ -108,8 +108,9 @@ TEST_F(KubectlApplyGet, YamlOutputIsTheStoredObject) {
   EXPECT_EQ(object["kind"], "Deployment");
   EXPECT_EQ(object["metadata"]["namespace"], ns);
   EXPECT_EQ(object["metadata"]["generation"], 1);
-  for (const char* field : {"uid", "resourceVersion", "creationTimestamp"})
+  for (const char* field : {"uid", "resourceVersion", "creationTimestamp"}) {
     EXPECT_TRUE(object["metadata"].contains(field)) << field << " in\n" << yaml;
+  }
   EXPECT_EQ(object["spec"]["replicas"], 2);
   EXPECT_EQ(object["spec"]["template"]["spec"]["containers"][1]["image"], "busybox");
   // A list is a List with the objects as items, as kubectl prints several objects.
@@ -277,8 +278,10 @@ TEST_F(KubectlApplyGet, ExplainDescribesModelFields) {
   EXPECT_THAT(text, ::testing::ContainsRegex("consolidateAfter\t<string> -required-"));
   EXPECT_THAT(text, HasSubstr("WhenEmptyOrUnderutilized"));
   std::string nics = ok({"explain", "ec2nodeclass.spec.networkInterfaces"});
-  for (const char* field : {"interfaceType", "networkCardIndex", "deviceIndex", "ipv4PrefixCount"})
+  for (const char* field :
+       {"interfaceType", "networkCardIndex", "deviceIndex", "ipv4PrefixCount"}) {
     EXPECT_THAT(nics, HasSubstr(field));
+  }
   EXPECT_THAT(ok({"explain", "ec2nodeclass.spec.networkInterfaces.interfaceType"}),
               HasSubstr("efa-only"));
   EXPECT_THAT(ok({"explain", "deployments.spec.replicas"}), HasSubstr("<integer>"));
@@ -416,8 +419,9 @@ TEST_F(KubectlApplyGet, ChunkedListsReturnEveryObjectOnce) {
   // 7 objects in pages of 2: the first request and three continuations.
   size_t continuations = 0;
   for (size_t at = ran.err.find("continue="); at != std::string::npos;
-       at = ran.err.find("continue=", at + 1))
+       at = ran.err.find("continue=", at + 1)) {
     ++continuations;
+  }
   EXPECT_EQ(continuations, 3u) << ran.err;
   EXPECT_EQ(ok({"get", "configmaps", "-n", ns, "-o", "name", "--chunk-size=3", "-l", "paged=yes"}),
             expected);

@@ -31,7 +31,9 @@ std::string nodePool(const std::string& name, const std::string& from = "",
                      const std::string& to = "") {
   std::string text = kNodePool;
   text.replace(text.find("NAME"), 4, name);
-  if (!from.empty()) text.replace(text.find(from), from.size(), to);
+  if (!from.empty()) {
+    text.replace(text.find(from), from.size(), to);
+  }
   return text;
 }
 

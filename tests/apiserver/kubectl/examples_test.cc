@@ -24,12 +24,17 @@ const fs::path kSource = NW_SOURCE_DIR;
 std::vector<std::string> manifests() {
   std::vector<std::string> out;
   for (const char* dir : {"examples", "deploy/crds"}) {
-    if (!fs::is_directory(kSource / dir)) continue;
+    if (!fs::is_directory(kSource / dir)) {
+      continue;
+    }
     for (const auto& entry : fs::recursive_directory_iterator(kSource / dir)) {
       const fs::path& p = entry.path();
-      if (!entry.is_regular_file() || (p.extension() != ".yaml" && p.extension() != ".yml"))
+      if (!entry.is_regular_file() || (p.extension() != ".yaml" && p.extension() != ".yml")) {
         continue;
-      if (p.filename() == "kustomization.yaml") continue;  // not an object: see Kustomization
+      }
+      if (p.filename() == "kustomization.yaml") {
+        continue;  // not an object: see Kustomization
+      }
       out.push_back(fs::relative(p, kSource).string());
     }
   }
@@ -39,8 +44,11 @@ std::vector<std::string> manifests() {
 
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      c = '_';
+    }
+  }
   return name;
 }
 
@@ -121,13 +129,15 @@ TEST_F(KubectlExampleFiles, ExamplesAreValidForTheModel) {
 TEST_F(KubectlExampleFiles, KustomizationAppliesEveryCrd) {
   std::string out = ok({"apply", "-k", (kSource / "deploy/crds").string()});
   size_t crds = 0;
-  for (const std::string& file : manifests())
+  for (const std::string& file : manifests()) {
     crds += file.rfind("deploy/crds/", 0) == 0;
+  }
   size_t applied = 0;
   for (size_t at = out.find("customresourcedefinition.apiextensions.k8s.io/");
        at != std::string::npos;
-       at = out.find("customresourcedefinition.apiextensions.k8s.io/", at + 1))
+       at = out.find("customresourcedefinition.apiextensions.k8s.io/", at + 1)) {
     ++applied;
+  }
   EXPECT_EQ(applied, crds) << out;
   // Each served kind answers through its CRD's names.
   EXPECT_THAT(ok({"get", "crd", "nodepools.karpenter.sh", "-o", "jsonpath={.spec.names.kind}"}),

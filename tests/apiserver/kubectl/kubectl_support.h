@@ -19,8 +19,9 @@ using namespace std::chrono_literals;
 
 inline std::string describeRun(const std::vector<std::string>& args, const Ran& ran) {
   std::string line = "kubectl";
-  for (const auto& a : args)
+  for (const auto& a : args) {
     line += " " + a;
+  }
   return line + "\nexit " + std::to_string(ran.code) + "\nstdout:\n" + ran.out + "\nstderr:\n" +
          ran.err;
 }
@@ -47,8 +48,9 @@ inline void subsetDifferences(const Json& expected, const Json& actual, const st
       out.push_back(path + ": expected " + expected.dump() + ", got " + actual.dump());
       return;
     }
-    for (size_t i = 0; i < expected.size(); ++i)
+    for (size_t i = 0; i < expected.size(); ++i) {
       subsetDifferences(expected[i], actual[i], path + "[" + std::to_string(i) + "]", out);
+    }
   } else if (expected != actual) {
     out.push_back(path + ": expected " + expected.dump() + ", got " + actual.dump());
   }
@@ -62,8 +64,9 @@ inline std::vector<std::string> subsetDifferences(const Json& expected, const Js
 
 // The objects of kubectl output: a List's items, or the one object kubectl printed alone.
 inline Json objectsOf(const Json& printed) {
-  if (printed.is_object() && printed.contains("items") && printed["items"].is_array())
+  if (printed.is_object() && printed.contains("items") && printed["items"].is_array()) {
     return printed["items"];
+  }
   return Json::array({printed});
 }
 
@@ -112,7 +115,9 @@ class KubectlSuite : public ::testing::Test {
       return nullptr;
     }
     Json parsed = Json::parse(ran.out, nullptr, false);
-    if (parsed.is_discarded()) ADD_FAILURE() << "not JSON: " << ran.out;
+    if (parsed.is_discarded()) {
+      ADD_FAILURE() << "not JSON: " << ran.out;
+    }
     return parsed;
   }
 
@@ -121,8 +126,9 @@ class KubectlSuite : public ::testing::Test {
     args.insert(args.begin(), "get");
     args.insert(args.end(), {"-o", "name"});
     Ran ran = run(args);
-    if (ran.code != 0 && ran.err.find("NotFound") == std::string::npos)
+    if (ran.code != 0 && ran.err.find("NotFound") == std::string::npos) {
       ADD_FAILURE() << describeRun(args, ran);
+    }
     return ran.code == 0;
   }
 
@@ -148,11 +154,13 @@ class KubectlSuite : public ::testing::Test {
   static std::vector<std::string> markedCommand(const std::vector<std::string>& args,
                                                 const std::vector<std::string>& markers) {
     std::string line;
-    for (const auto& a : command(args))
+    for (const auto& a : command(args)) {
       line += "'" + a + "' ";
+    }
     line += "-v=6 2>&1 | grep --line-buffered -o";
-    for (const auto& m : markers)
+    for (const auto& m : markers) {
       line += " -e '" + m + "'";
+    }
     return {"sh", "-c", line};
   }
 

@@ -132,8 +132,9 @@ TEST_F(KubectlSubresources, BindingAssignsAPodToANodeOnce) {
   Json live = getJson({"pod", "unbound", "-n", ns});
   EXPECT_EQ(live["spec"]["nodeName"], "node-a");
   bool scheduled = false;
-  for (const auto& c : live["status"]["conditions"])
+  for (const auto& c : live["status"]["conditions"]) {
     scheduled |= c["type"] == "PodScheduled" && c["status"] == "True";
+  }
   EXPECT_TRUE(scheduled) << live["status"].dump();
   EXPECT_THAT(ok({"get", "pod", "unbound", "-n", ns, "-o", "wide"}), HasSubstr("node-a"));
 

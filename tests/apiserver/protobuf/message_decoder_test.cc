@@ -21,7 +21,9 @@ Json decoded(const Proto& proto, const MessageDescriptor& type) {
 // The message type of `kind`'s field named `json`, e.g. DeploymentSpec for ("spec").
 const MessageDescriptor& nested(const MessageDescriptor& kind, std::string_view json) {
   for (const Field& field : kind.fields) {
-    if (field.json == json && field.message != nullptr) return *field.message;
+    if (field.json == json && field.message != nullptr) {
+      return *field.message;
+    }
   }
   ADD_FAILURE() << kind.name << " has no message field " << json;
   return kind;

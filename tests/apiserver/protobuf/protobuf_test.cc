@@ -146,7 +146,9 @@ TEST(ProtobufToJsonTest, CorruptedBytesNeverCrash) {
     for (unsigned char value : {0x00, 0x07, 0x80, 0xff}) {
       std::string corrupt = body;
       corrupt[i] = static_cast<char>(value);
-      if (protobufToJson(corrupt)) ++decoded;
+      if (protobufToJson(corrupt)) {
+        ++decoded;
+      }
     }
   }
   // Some flips only change a string's bytes; the point is that none of them crashes.

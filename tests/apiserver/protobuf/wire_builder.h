@@ -31,14 +31,16 @@ class Proto {
   Proto& message(std::uint32_t field, const Proto& value) { return bytes(field, value.str()); }
   Proto& fixed64(std::uint32_t field, std::uint64_t value) {
     bytes_ += varintBytes(field << 3 | 1);
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < 8; ++i) {
       bytes_ += static_cast<char>(value >> (8 * i));
+    }
     return *this;
   }
   Proto& fixed32(std::uint32_t field, std::uint32_t value) {
     bytes_ += varintBytes(field << 3 | 5);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i) {
       bytes_ += static_cast<char>(value >> (8 * i));
+    }
     return *this;
   }
   // A map<string, string> entry.

@@ -24,8 +24,8 @@ http::Request withQuery(std::vector<std::pair<std::string, std::string>> params)
 struct ListCase {
   std::string name;
   std::vector<std::pair<std::string, std::string>> params;
-  std::string source;  // the apimachinery file and function the expectation comes from
-  int code;            // 0: accepted
+  std::string source;   // the apimachinery file and function the expectation comes from
+  int code;             // 0: accepted
   std::string message;  // the error's message (code != 0), or empty
   bool watch = false;
   int64_t limit = 0;
@@ -72,33 +72,55 @@ INSTANTIATE_TEST_SUITE_P(
         ListCase{"WatchZero", {{"watch", "0"}}, kBool, 0, "", false},
         ListCase{"WatchF", {{"watch", "f"}}, kBool, 0, "", true},
         ListCase{"WatchDoubleZero", {{"watch", "00"}}, kBool, 0, "", true},
-        ListCase{"WatchRepeatedFirstWins", {{"watch", "0"}, {"watch", "true"}}, kBool, 0, "",
-                 false},
+        ListCase{
+            "WatchRepeatedFirstWins", {{"watch", "0"}, {"watch", "true"}}, kBool, 0, "", false},
         ListCase{"NoWatch", {}, kBool, 0, "", false},
         ListCase{"LimitNumber", {{"limit", "5"}}, kInt, 0, "", false, 5},
         ListCase{"LimitPlusSign", {{"limit", "+5"}}, kInt, 0, "", false, 5},
         ListCase{"LimitNegativeListsAll", {{"limit", "-1"}}, kInt, 0, "", false, -1},
-        ListCase{"LimitRepeatedFirstWins", {{"limit", "2"}, {"limit", "abc"}}, kInt, 0, "", false,
-                 2},
+        ListCase{
+            "LimitRepeatedFirstWins", {{"limit", "2"}, {"limit", "abc"}}, kInt, 0, "", false, 2},
         ListCase{"LimitWord",
                  {{"limit", "abc"}},
                  kInt,
                  400,
                  "strconv.ParseInt: parsing \"abc\": invalid syntax"},
-        ListCase{"LimitEmpty", {{"limit", ""}}, kInt, 400,
+        ListCase{"LimitEmpty",
+                 {{"limit", ""}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \"\": invalid syntax"},
-        ListCase{"LimitFraction", {{"limit", "1.5"}}, kInt, 400,
+        ListCase{"LimitFraction",
+                 {{"limit", "1.5"}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \"1.5\": invalid syntax"},
-        ListCase{"LimitSpace", {{"limit", " 1"}}, kInt, 400,
+        ListCase{"LimitSpace",
+                 {{"limit", " 1"}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \" 1\": invalid syntax"},
-        ListCase{"LimitUnderscore", {{"limit", "1_0"}}, kInt, 400,
+        ListCase{"LimitUnderscore",
+                 {{"limit", "1_0"}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \"1_0\": invalid syntax"},
-        ListCase{"LimitOverflow", {{"limit", "9223372036854775808"}}, kInt, 400,
+        ListCase{"LimitOverflow",
+                 {{"limit", "9223372036854775808"}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \"9223372036854775808\": value out of range"},
-        ListCase{"TimeoutWord", {{"watch", "1"}, {"timeoutSeconds", "x"}}, kInt, 400,
+        ListCase{"TimeoutWord",
+                 {{"watch", "1"}, {"timeoutSeconds", "x"}},
+                 kInt,
+                 400,
                  "strconv.ParseInt: parsing \"x\": invalid syntax"},
-        ListCase{"TimeoutNegativeAccepted", {{"watch", "1"}, {"timeoutSeconds", "-3"}}, kInt, 0,
-                 "", true},
+        ListCase{"TimeoutNegativeAccepted",
+                 {{"watch", "1"}, {"timeoutSeconds", "-3"}},
+                 kInt,
+                 0,
+                 "",
+                 true},
         ListCase{"ListWithMatchNeedsResourceVersion",
                  {{"resourceVersionMatch", "NotOlderThan"}},
                  kValidate,
@@ -137,7 +159,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: "
                  "sendInitialEvents is forbidden for list"},
         ListCase{"WatchListWithNotOlderThan",
-                 {{"watch", "1"}, {"sendInitialEvents", "true"},
+                 {{"watch", "1"},
+                  {"sendInitialEvents", "true"},
                   {"resourceVersionMatch", "NotOlderThan"}},
                  kValidate,
                  0,
@@ -149,20 +172,22 @@ INSTANTIATE_TEST_SUITE_P(
                  422,
                  "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
                  "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"},
-        ListCase{"WatchMatchWithoutSendInitialEventsFromRevision",
-                 {{"watch", "1"}, {"resourceVersion", "7"}, {"resourceVersionMatch", "NotOlderThan"}},
-                 kValidate,
-                 422,
-                 "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
-                 "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
-        ListCase{"WatchExactMatch",
-                 {{"watch", "1"}, {"sendInitialEvents", "false"}, {"resourceVersionMatch", "Exact"}},
-                 kValidate,
-                 422,
-                 "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: "
-                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, "
-                 "resourceVersionMatch: Unsupported value: \"Exact\": supported values: "
-                 "\"NotOlderThan\"]"},
+        ListCase{
+            "WatchMatchWithoutSendInitialEventsFromRevision",
+            {{"watch", "1"}, {"resourceVersion", "7"}, {"resourceVersionMatch", "NotOlderThan"}},
+            kValidate,
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+            "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
+        ListCase{
+            "WatchExactMatch",
+            {{"watch", "1"}, {"sendInitialEvents", "false"}, {"resourceVersionMatch", "Exact"}},
+            kValidate,
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: "
+            "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, "
+            "resourceVersionMatch: Unsupported value: \"Exact\": supported values: "
+            "\"NotOlderThan\"]"},
         ListCase{"LegacyWatchIsDefaultedValid",
                  {{"watch", "true"}, {"resourceVersion", "0"}},
                  "apimachinery pkg/apis/meta/internalversion/defaults.go SetListOptionsDefaults",
@@ -209,7 +234,9 @@ class WriteQueryTest : public ::testing::TestWithParam<WriteCase> {};
 TEST_P(WriteQueryTest, ValidatesAsApimachinery) {
   const WriteCase& c = GetParam();
   http::Request request = withQuery(c.params);
-  if (!c.contentType.empty()) request.headers["content-type"] = c.contentType;
+  if (!c.contentType.empty()) {
+    request.headers["content-type"] = c.contentType;
+  }
   auto problem = checkWriteQuery(request, c.optionsKind);
   if (c.message.empty()) {
     EXPECT_FALSE(problem) << problem->message;
@@ -223,16 +250,22 @@ TEST_P(WriteQueryTest, ValidatesAsApimachinery) {
 INSTANTIATE_TEST_SUITE_P(
     Options, WriteQueryTest,
     ::testing::Values(
-        WriteCase{"FieldManagerOf128Bytes", {{"fieldManager", std::string(128, 'm')}}, "",
-                  "CreateOptions", ""},
+        WriteCase{"FieldManagerOf128Bytes",
+                  {{"fieldManager", std::string(128, 'm')}},
+                  "",
+                  "CreateOptions",
+                  ""},
         WriteCase{"FieldManagerOf129Bytes",
                   {{"fieldManager", std::string(129, 'm')}},
                   "",
                   "CreateOptions",
                   "CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long: may not be "
                   "more than 128 bytes"},
-        WriteCase{"FieldManagerWithSpaceAndUnicode", {{"fieldManager", "my tool \xc3\xa9"}}, "",
-                  "UpdateOptions", ""},
+        WriteCase{"FieldManagerWithSpaceAndUnicode",
+                  {{"fieldManager", "my tool \xc3\xa9"}},
+                  "",
+                  "UpdateOptions",
+                  ""},
         WriteCase{"FieldManagerWithControlCharacter",
                   {{"fieldManager", "ab\tc"}},
                   "",

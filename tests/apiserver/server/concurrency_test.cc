@@ -51,7 +51,9 @@ TEST(ApiServerConcurrency, OneWinnerPerResourceVersionAndNoLostUpdates) {
         }
         if (put->status == 409) {
           Json status = Json::parse(put->body);
-          if (status["reason"] != "Conflict") ++failures;
+          if (status["reason"] != "Conflict") {
+            ++failures;
+          }
           ++conflicts;
           continue;  // retry from a fresh read
         }
@@ -65,8 +67,9 @@ TEST(ApiServerConcurrency, OneWinnerPerResourceVersionAndNoLostUpdates) {
       }
     });
   }
-  for (auto& t : clients)
+  for (auto& t : clients) {
     t.join();
+  }
   ASSERT_EQ(failures.load(), 0);
   ASSERT_EQ(wins.size(), static_cast<size_t>(kClients * kIncrements));
   std::set<std::string> readRvs;

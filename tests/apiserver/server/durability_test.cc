@@ -32,7 +32,9 @@ RunningServer startBinary(const std::string& dataDir) {
   s.child = std::make_unique<testing::Child>(std::vector<std::string>{
       NW_BINARY, "apiserver", "--data-dir", dataDir, "--listen", "127.0.0.1:0"});
   std::string line = s.child->waitForLine("listening on https://127.0.0.1:", 60s);
-  if (!line.empty()) s.port = static_cast<uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
+  if (!line.empty()) {
+    s.port = static_cast<uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
+  }
   return s;
 }
 
@@ -68,18 +70,26 @@ TEST(ApiServerDurability, AcknowledgedWritesSurviveKill9) {
   for (int w = 0; w < kWriters; ++w) {
     writers.emplace_back([&] {
       auto client = clientFor(dataDir, server.port);
-      if (!client) return;
+      if (!client) {
+        return;
+      }
       // Writers keep going past kWanted so the kill lands in the middle of writes.
       while (!killed) {
         size_t i = next++;
         auto response = client->send("POST", "/apis/karpenter.sh/v1/nodeclaims",
                                      api::dumpJson(testing::nodeClaim(i)));
-        if (!response) return;  // the server is gone
-        if (response->status != 201) continue;
+        if (!response) {
+          return;  // the server is gone
+        }
+        if (response->status != 201) {
+          continue;
+        }
         Json body = Json::parse(response->body);
         std::lock_guard lock(mu);
         acked[body["metadata"]["name"]] = body["metadata"]["resourceVersion"];
-        if (acked.size() == kWanted) enough.notify_all();
+        if (acked.size() == kWanted) {
+          enough.notify_all();
+        }
       }
     });
   }
@@ -90,8 +100,9 @@ TEST(ApiServerDurability, AcknowledgedWritesSurviveKill9) {
     server.child->kill(SIGKILL);
     killed = true;
   }
-  for (auto& t : writers)
+  for (auto& t : writers) {
     t.join();
+  }
   ASSERT_GE(server.child->wait(30s), 0);
   ASSERT_GE(acked.size(), kWanted);
 
@@ -113,7 +124,9 @@ TEST(ApiServerDurability, AcknowledgedWritesSurviveKill9) {
   size_t missing = 0;
   for (const auto& [name, rv] : acked) {
     auto it = stored.find(name);
-    if (it == stored.end() || it->second != rv) ++missing;
+    if (it == stored.end() || it->second != rv) {
+      ++missing;
+    }
   }
   EXPECT_EQ(missing, 0u) << "acknowledged writes lost or changed";
 

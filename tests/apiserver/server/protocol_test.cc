@@ -116,8 +116,9 @@ TEST_F(ApiServerProtocol, BadInputGetsTheRightStatusAndStoresNothing) {
   Json causes = parse(*invalid)["details"]["causes"];
   ASSERT_FALSE(causes.empty());
   std::set<std::string> fields;
-  for (const auto& cause : causes)
+  for (const auto& cause : causes) {
     fields.insert(cause["field"]);
+  }
   EXPECT_TRUE(fields.count("spec.weight")) << invalid->body;
 
   // Nothing partial was stored, the untouched object is unchanged, and the server still serves.
@@ -164,7 +165,9 @@ TEST_F(ApiServerProtocol, ListPagesWithLimitAndContinue) {
   int pages = 0;
   do {
     std::string path = "/api/v1/namespaces/pages/configmaps?limit=10";
-    if (!token.empty()) path += "&continue=" + token;
+    if (!token.empty()) {
+      path += "&continue=" + token;
+    }
     Json page = parse(*client->send("GET", path));
     ++pages;
     for (const auto& item : page["items"]) {

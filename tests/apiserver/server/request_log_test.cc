@@ -206,7 +206,9 @@ class RequestLogServerTest : public ::testing::Test {
       for (const auto& [key, value] : want.items()) {
         all = all && line.contains(key) && line[key] == value;
       }
-      if (all) out.push_back(line);
+      if (all) {
+        out.push_back(line);
+      }
     }
     return out;
   }

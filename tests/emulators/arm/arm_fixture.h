@@ -96,10 +96,12 @@ class HttpsClient {
     if (colon != std::string::npos) {
       std::string name = lower(line.substr(0, colon));
       std::string value = line.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' '))
+      while (!value.empty() && (value.front() == ' ')) {
         value.erase(value.begin());
-      while (!value.empty() && (value.back() == '\r' || value.back() == '\n'))
+      }
+      while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) {
         value.pop_back();
+      }
       (*static_cast<std::map<std::string, std::string>*>(out))[name] = value;
     }
     return size * n;

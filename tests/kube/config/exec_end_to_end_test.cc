@@ -21,8 +21,10 @@ const std::string kScript = NW_SOURCE_DIR "/tests/kube/config/exec_plugin.sh";
 // How often the plugin ran: it appends one "info=" line per run to its record file.
 size_t pluginRuns(const std::string& record) {
   size_t runs = 0;
-  for (size_t at = record.find("info="); at != std::string::npos; at = record.find("info=", at + 1))
+  for (size_t at = record.find("info="); at != std::string::npos;
+       at = record.find("info=", at + 1)) {
     ++runs;
+  }
   return runs;
 }
 

@@ -10,7 +10,9 @@ namespace nodewright::apiserver::testing {
 
 TempDir::TempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "nw-apiserver-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) std::abort();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    std::abort();
+  }
   path_ = tmpl;
 }
 
@@ -54,7 +56,9 @@ void TestApiServer::start() {
 }
 
 void TestApiServer::stop() {
-  if (server_) server_->stop();
+  if (server_) {
+    server_->stop();
+  }
 }
 
 void TestApiServer::restart() {

@@ -28,11 +28,15 @@ std::string shellQuote(const std::string& text) {
 std::string writeTempFile(const std::string& content, const std::string& suffix) {
   std::string path = (std::filesystem::temp_directory_path() / "nw-aws-XXXXXX").string() + suffix;
   int fd = mkstemps(path.data(), static_cast<int>(suffix.size()));
-  if (fd < 0) return "";
+  if (fd < 0) {
+    return "";
+  }
   std::size_t written = 0;
   while (written < content.size()) {
     ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n <= 0) break;
+    if (n <= 0) {
+      break;
+    }
     written += static_cast<std::size_t>(n);
   }
   ::close(fd);
@@ -42,10 +46,13 @@ std::string writeTempFile(const std::string& content, const std::string& suffix)
 core::Result<std::string> runPython(const std::string& script,
                                     const std::vector<std::string>& args) {
   std::string file = writeTempFile(script, ".py");
-  if (file.empty()) return core::fail(core::Error::internal("cannot write the python script"));
+  if (file.empty()) {
+    return core::fail(core::Error::internal("cannot write the python script"));
+  }
   std::string command = "python3 " + shellQuote(file);
-  for (const auto& arg : args)
+  for (const auto& arg : args) {
     command += " " + shellQuote(arg);
+  }
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
     std::filesystem::remove(file);
@@ -54,8 +61,9 @@ core::Result<std::string> runPython(const std::string& script,
   std::string out;
   char buffer[4096];
   std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
     out.append(buffer, n);
+  }
   int status = ::pclose(pipe);
   std::filesystem::remove(file);
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -17,7 +17,9 @@ api::corev1::ConfigMap configMap(const std::string& name, std::map<std::string, 
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
+    if (condition()) {
+      return true;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return condition();

@@ -44,7 +44,9 @@ Fetched fetch(uint16_t port, const std::string& target, const char* method) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out.status);
     char* type = nullptr;
     curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
-    if (type) out.contentType = type;
+    if (type) {
+      out.contentType = type;
+    }
   }
   curl_easy_cleanup(curl);
   return out;
@@ -54,7 +56,9 @@ nlohmann::json parseWithPrometheus(const std::string& text) {
   // Debian's python3-prometheus-client lives under the system interpreter, not a pyenv one.
   auto ran = apiserver::testing::runProcess({"/usr/bin/python3", "-c", kParseScript}, text);
   EXPECT_EQ(ran.code, 0) << ran.err << "\n--- input:\n" << text;
-  if (ran.code != 0) return nlohmann::json::array();
+  if (ran.code != 0) {
+    return nlohmann::json::array();
+  }
   return nlohmann::json::parse(ran.out);
 }
 
@@ -64,7 +68,9 @@ int prometheusParserExitCode(const std::string& text) {
 
 const nlohmann::json* findFamily(const nlohmann::json& families, const std::string& name) {
   for (const auto& f : families) {
-    if (f["name"] == name) return &f;
+    if (f["name"] == name) {
+      return &f;
+    }
   }
   return nullptr;
 }
@@ -72,7 +78,9 @@ const nlohmann::json* findFamily(const nlohmann::json& families, const std::stri
 double sampleValue(const nlohmann::json& family, const std::string& name,
                    const nlohmann::json& labels) {
   for (const auto& s : family["samples"]) {
-    if (s[0] == name && s[1] == labels) return std::stod(s[2].get<std::string>());
+    if (s[0] == name && s[1] == labels) {
+      return std::stod(s[2].get<std::string>());
+    }
   }
   ADD_FAILURE() << "no sample " << name << labels.dump() << " in " << family.dump();
   return std::nan("");
