@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include "core/hex.h"
+
 namespace nodewright::aws {
 namespace {
 
@@ -18,19 +20,6 @@ constexpr std::array<bool, 256> makeUnreserved() {
   return table;
 }
 constexpr std::array<bool, 256> kUnreserved = makeUnreserved();
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -85,8 +74,8 @@ std::optional<std::string> uriDecode(std::string_view text, bool plusIsSpace) {
       if (i + 2 >= text.size()) {
         return std::nullopt;
       }
-      int hi = hexValue(text[i + 1]);
-      int lo = hexValue(text[i + 2]);
+      int hi = core::hexDigitValue(text[i + 1]);
+      int lo = core::hexDigitValue(text[i + 2]);
       if (hi < 0 || lo < 0) {
         return std::nullopt;
       }

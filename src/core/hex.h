@@ -6,6 +6,20 @@
 
 namespace nodewright::core {
 
+// The value of one hex digit, either case; -1 for any other character.
+inline int hexDigitValue(char c) {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
 // Lower-case hex of every byte.
 inline std::string hexEncode(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";

@@ -17,6 +17,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "core/hex.h"
 #include "core/stack_thread.h"
 #include "http/connection_table.h"
 
@@ -29,19 +30,6 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using TlsStream = beast::ssl_stream<tcp::socket>;
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 void parseQuery(std::string_view raw, std::multimap<std::string, std::string>& out) {
   while (!raw.empty()) {
@@ -550,8 +538,8 @@ std::string percentDecode(std::string_view text, bool plusIsSpace) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '%' && i + 2 < text.size()) {
-      int hi = hexValue(text[i + 1]);
-      int lo = hexValue(text[i + 2]);
+      int hi = core::hexDigitValue(text[i + 1]);
+      int lo = core::hexDigitValue(text[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out.push_back(static_cast<char>(hi * 16 + lo));
         i += 2;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "api/reflect/json.h"
 #include "core/error.h"
@@ -72,6 +73,9 @@ struct CallError {
   bool is(Kind k) const { return kind == k; }
 };
 const char* kindName(CallError::Kind kind);
+inline CallError callError(CallError::Kind kind, std::string code, std::string message) {
+  return CallError{kind, std::move(code), std::move(message), std::nullopt};
+}
 
 template <class T>
 using CallResult = tl::expected<T, CallError>;

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "core/hex.h"
+
 namespace nodewright::api::capi {
 namespace {
 
@@ -38,19 +40,6 @@ std::optional<std::array<uint8_t, 4>> parseIpv4(std::string_view text) {
   return out;
 }
 
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
 std::optional<std::array<uint8_t, 16>> parseIpv6(std::string_view text) {
   std::vector<uint16_t> head;
   std::vector<uint16_t> tail;
@@ -85,7 +74,7 @@ std::optional<std::array<uint8_t, 16>> parseIpv6(std::string_view text) {
     }
     uint16_t value = 0;
     for (char c : token) {
-      int d = hexDigit(c);
+      int d = core::hexDigitValue(c);
       if (d < 0) {
         return std::nullopt;
       }

@@ -6,19 +6,10 @@
 #include <string>
 
 #include "apiserver/discovery/served.h"
+#include "core/text.h"
 
 namespace nodewright::apiserver::discovery {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -39,16 +30,16 @@ MediaRange parseMediaRange(std::string_view text) {
   bool first = true;
   while (true) {
     size_t semicolon = text.find(';');
-    std::string_view part = trim(text.substr(0, semicolon));
+    std::string_view part = core::trimSpace(text.substr(0, semicolon));
     if (first) {
       range.type = lower(part);
       first = false;
     } else if (size_t eq = part.find('='); eq != std::string_view::npos) {
-      std::string_view value = trim(part.substr(eq + 1));
+      std::string_view value = core::trimSpace(part.substr(eq + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
-      range.params[lower(trim(part.substr(0, eq)))] = std::string(value);
+      range.params[lower(core::trimSpace(part.substr(0, eq)))] = std::string(value);
     }
     if (semicolon == std::string_view::npos) {
       break;

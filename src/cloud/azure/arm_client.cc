@@ -17,14 +17,6 @@ namespace {
 
 using Kind = lro::CallError::Kind;
 
-lro::CallError makeError(Kind kind, std::string code, std::string message) {
-  lro::CallError error;
-  error.kind = kind;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  return error;
-}
-
 bool retryable(int status) {
   return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 ||
          status == 504;
@@ -52,11 +44,11 @@ std::string_view pathOf(std::string_view url) {
 std::optional<lro::CallError> endpointProblem(const std::string& endpoint) {
   const std::optional<std::string> origin = urlOrigin(endpoint);
   if (!origin || !plainUrl(endpoint)) {
-    return makeError(Kind::Invalid, "InvalidEndpoint",
-                     "ARM endpoint " + endpoint + " is not an absolute https URL");
+    return lro::callError(Kind::Invalid, "InvalidEndpoint",
+                          "ARM endpoint " + endpoint + " is not an absolute https URL");
   }
   if (!origin->starts_with("https://")) {
-    return makeError(
+    return lro::callError(
         Kind::Invalid, "InsecureEndpoint",
         "ARM endpoint " + endpoint + " is not https: bearer tokens are never sent over plain HTTP");
   }
@@ -67,7 +59,7 @@ std::optional<lro::CallError> endpointProblem(const std::string& endpoint) {
 // Transient: it says nothing of the request (bad_alloc, a bug on one answer), and an Invalid
 // would end a running operation's future.
 lro::CallError unexpectedException(std::string_view what, const char* why) {
-  return makeError(Kind::Transient, "InternalError", fmt::format("{}: {}", what, why));
+  return lro::callError(Kind::Transient, "InternalError", fmt::format("{}: {}", what, why));
 }
 
 }  // namespace
@@ -87,18 +79,18 @@ lro::CallResult<ArmClient::Target> ArmClient::target(const std::string& id) cons
   }
   if (!validResourceId(id)) {
     return tl::unexpected(
-        makeError(Kind::Invalid, "InvalidResourceId", "not an ARM resource id: " + id));
+        lro::callError(Kind::Invalid, "InvalidResourceId", "not an ARM resource id: " + id));
   }
   const std::string type = *resourceTypeOf(id);
   auto version = apiVersionForType(type, options_.apiVersions);
   if (!version) {
-    return tl::unexpected(makeError(Kind::Invalid, "NoApiVersion",
-                                    fmt::format("no api-version known for {} ({})", type, id)));
+    return tl::unexpected(lro::callError(
+        Kind::Invalid, "NoApiVersion", fmt::format("no api-version known for {} ({})", type, id)));
   }
   if (!validApiVersion(*version)) {
     return tl::unexpected(
-        makeError(Kind::Invalid, "InvalidApiVersion",
-                  fmt::format("api-version {} for {} is not a date", *version, type)));
+        lro::callError(Kind::Invalid, "InvalidApiVersion",
+                       fmt::format("api-version {} for {} is not a date", *version, type)));
   }
   Target out;
   out.url = resourceUrl(id, *version);
@@ -163,8 +155,8 @@ lro::CallResult<api::Json> ArmClient::getUnguarded(const lro::ResourceRef& resou
   }
   api::Json body = api::Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) {
-    return tl::unexpected(makeError(Kind::Transient, "InvalidResponse",
-                                    "GET " + resource.id + ": the body is not JSON"));
+    return tl::unexpected(lro::callError(Kind::Transient, "InvalidResponse",
+                                         "GET " + resource.id + ": the body is not JSON"));
   }
   return body;
 }
@@ -201,8 +193,8 @@ lro::CallResult<std::vector<api::Json>> ArmClient::listUnguarded(
     api::Json body = api::Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
     const auto value = body.is_object() ? body.find("value") : body.end();
     if (body.is_discarded() || value == body.end() || !value->is_array()) {
-      return tl::unexpected(makeError(Kind::Transient, "InvalidResponse",
-                                      "GET " + collectionId + ": the body is not a list"));
+      return tl::unexpected(lro::callError(Kind::Transient, "InvalidResponse",
+                                           "GET " + collectionId + ": the body is not a list"));
     }
     for (api::Json& item : *value) {
       items.push_back(std::move(item));
@@ -214,13 +206,14 @@ lro::CallResult<std::vector<api::Json>> ArmClient::listUnguarded(
     url = next->get<std::string>();
     if (urlOrigin(url) != urlOrigin(endpoint_)) {
       // Our bearer token goes to our endpoint only.
-      return tl::unexpected(makeError(Kind::Invalid, "InvalidNextLink",
-                                      "GET " + collectionId + ": nextLink leaves " + endpoint_));
+      return tl::unexpected(
+          lro::callError(Kind::Invalid, "InvalidNextLink",
+                         "GET " + collectionId + ": nextLink leaves " + endpoint_));
     }
   }
   return tl::unexpected(
-      makeError(Kind::Transient, "TooManyPages",
-                fmt::format("GET {}: more than {} pages", collectionId, kMaxPages)));
+      lro::callError(Kind::Transient, "TooManyPages",
+                     fmt::format("GET {}: more than {} pages", collectionId, kMaxPages)));
 }
 
 lro::CallResult<lro::OpState> ArmClient::beginUnguarded(lro::Verb verb,
@@ -238,9 +231,9 @@ lro::CallResult<lro::OpState> ArmClient::beginUnguarded(lro::Verb verb,
     try {
       body = parameters.dump();
     } catch (const api::Json::type_error& e) {
-      return tl::unexpected(makeError(Kind::Invalid, "InvalidParameters",
-                                      fmt::format("{} {}: the parameters are not JSON: {}",
-                                                  methodName(verb), resource.id, e.what())));
+      return tl::unexpected(lro::callError(Kind::Invalid, "InvalidParameters",
+                                           fmt::format("{} {}: the parameters are not JSON: {}",
+                                                       methodName(verb), resource.id, e.what())));
     }
   }
   auto response =
@@ -277,8 +270,9 @@ lro::CallResult<lro::OpState> ArmClient::pollUnguarded(const std::string& resume
   } else if (urlOrigin(state->url) != urlOrigin(endpoint_)) {
     // The token may come from an object anyone with write access to its status could edit:
     // our bearer token goes to our endpoint only.
-    return tl::unexpected(makeError(Kind::BadToken, "InvalidResumeToken",
-                                    "resume token polls " + state->url + ", not " + endpoint_));
+    return tl::unexpected(
+        lro::callError(Kind::BadToken, "InvalidResumeToken",
+                       "resume token polls " + state->url + ", not " + endpoint_));
   } else {
     url = state->url;
   }
@@ -309,7 +303,7 @@ lro::CallResult<HttpResponse> ArmClient::send(const std::string& method, const s
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - started);
     if (remaining.count() <= 0) {
       return tl::unexpected(
-          makeError(Kind::Transient, "RequestTimeout", what + ": the call's timeout passed"));
+          lro::callError(Kind::Transient, "RequestTimeout", what + ": the call's timeout passed"));
     }
     auto token = credential_.getToken(options_.scope, remaining);
     if (!token) {
@@ -333,7 +327,7 @@ lro::CallResult<HttpResponse> ArmClient::send(const std::string& method, const s
     if (left < options_.minRequestTime) {
       // A request that cannot get its answer in time may still take effect (a PUT starts an
       // operation whose poller is then lost): better not to send it.
-      return tl::unexpected(makeError(
+      return tl::unexpected(lro::callError(
           Kind::Transient, "RequestTimeout",
           fmt::format("{}: {} ms left of the call's timeout, not sent", what, left.count())));
     }

@@ -19,14 +19,6 @@
 namespace nodewright::cloud::azure {
 namespace {
 
-lro::CallError makeError(lro::CallError::Kind kind, std::string code, std::string message) {
-  lro::CallError error;
-  error.kind = kind;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  return error;
-}
-
 std::string scrub(std::string text, std::initializer_list<std::string_view> secrets) {
   for (std::string_view secret : secrets) {
     if (secret.empty()) {
@@ -88,8 +80,9 @@ lro::CallResult<AccessToken> requestToken(
     std::initializer_list<std::string_view> secrets, Transport& transport, const core::Clock& clock,
     std::chrono::milliseconds timeout) {
   if (!validTenant(options.tenantId) || options.clientId.empty()) {
-    return tl::unexpected(makeError(lro::CallError::Kind::Invalid, "InvalidCredential",
-                                    credentialName + ": a tenant id and a client id are required"));
+    return tl::unexpected(
+        lro::callError(lro::CallError::Kind::Invalid, "InvalidCredential",
+                       credentialName + ": a tenant id and a client id are required"));
   }
   std::string host = options.authorityHost;
   while (host.ends_with('/')) {
@@ -98,10 +91,10 @@ lro::CallResult<AccessToken> requestToken(
   // The grant carries the client secret or assertion: TLS only, as MSAL insists.
   const std::optional<std::string> origin = urlOrigin(host);
   if (!origin || !plainUrl(host) || !origin->starts_with("https://")) {
-    return tl::unexpected(makeError(lro::CallError::Kind::Invalid, "InsecureAuthorityHost",
-                                    credentialName + ": the authority host " + host +
-                                        " is not an https URL; secrets are never sent over "
-                                        "plain HTTP"));
+    return tl::unexpected(lro::callError(lro::CallError::Kind::Invalid, "InsecureAuthorityHost",
+                                         credentialName + ": the authority host " + host +
+                                             " is not an https URL; secrets are never sent over "
+                                             "plain HTTP"));
   }
   HttpRequest request;
   request.method = "POST";
@@ -112,9 +105,10 @@ lro::CallResult<AccessToken> requestToken(
   const std::string what = credentialName + " token from " + host;
   auto response = transport.send(request, timeout);
   if (!response) {
-    return tl::unexpected(makeError(lro::CallError::Kind::Transient,
-                                    response.error().timedOut ? "RequestTimeout" : "TransportError",
-                                    what + ": " + scrub(response.error().message, secrets)));
+    return tl::unexpected(
+        lro::callError(lro::CallError::Kind::Transient,
+                       response.error().timedOut ? "RequestTimeout" : "TransportError",
+                       what + ": " + scrub(response.error().message, secrets)));
   }
   spdlog::debug("azure: token request credential={} status={}", credentialName, response->status);
   return parseTokenResponse(*response, what, clock.now(), secrets);
@@ -154,7 +148,7 @@ lro::CallResult<AccessToken> parseTokenResponse(const HttpResponse& response, st
         description = it->get<std::string>();
       }
     }
-    auto error = makeError(
+    auto error = lro::callError(
         kind, code,
         fmt::format("{}: HTTP {}{}{}", what, response.status, code.empty() ? "" : " " + code,
                     description.empty() ? "" : ": " + description));
@@ -165,8 +159,8 @@ lro::CallResult<AccessToken> parseTokenResponse(const HttpResponse& response, st
   auto token = doc.is_object() ? doc.find("access_token") : doc.end();
   if (!doc.is_object() || token == doc.end() || !token->is_string() ||
       token->get<std::string>().empty()) {
-    return tl::unexpected(makeError(Kind::Auth, "InvalidTokenResponse",
-                                    std::string(what) + ": no access_token in the response"));
+    return tl::unexpected(lro::callError(Kind::Auth, "InvalidTokenResponse",
+                                         std::string(what) + ": no access_token in the response"));
   }
   AccessToken out;
   out.token = token->get<std::string>();
@@ -175,8 +169,8 @@ lro::CallResult<AccessToken> parseTokenResponse(const HttpResponse& response, st
   } else if (auto expiresOn = numberField(doc, "expires_on"); expiresOn && *expiresOn > 0) {
     out.expiresOn = core::TimePoint(std::chrono::seconds(*expiresOn));
   } else {
-    return tl::unexpected(makeError(Kind::Auth, "InvalidTokenResponse",
-                                    std::string(what) + ": no expires_in in the response"));
+    return tl::unexpected(lro::callError(Kind::Auth, "InvalidTokenResponse",
+                                         std::string(what) + ": no expires_in in the response"));
   }
   return out;
 }
@@ -204,9 +198,9 @@ lro::CallResult<std::unique_ptr<ClientSecretCredential>> ClientSecretCredential:
   read("AZURE_CLIENT_ID", options.clientId);
   read("AZURE_CLIENT_SECRET", secret);
   if (!missing.empty()) {
-    return tl::unexpected(
-        makeError(lro::CallError::Kind::Invalid, "CredentialUnavailable",
-                  fmt::format("client secret credential: {} not set", fmt::join(missing, ", "))));
+    return tl::unexpected(lro::callError(
+        lro::CallError::Kind::Invalid, "CredentialUnavailable",
+        fmt::format("client secret credential: {} not set", fmt::join(missing, ", "))));
   }
   if (auto host = env("AZURE_AUTHORITY_HOST")) {
     options.authorityHost = *host;
@@ -218,8 +212,8 @@ lro::CallResult<std::unique_ptr<ClientSecretCredential>> ClientSecretCredential:
 lro::CallResult<AccessToken> ClientSecretCredential::getToken(const std::string& scope,
                                                               std::chrono::milliseconds timeout) {
   if (clientSecret_.empty()) {
-    return tl::unexpected(makeError(lro::CallError::Kind::Invalid, "InvalidCredential",
-                                    "client-secret: the client secret is empty"));
+    return tl::unexpected(lro::callError(lro::CallError::Kind::Invalid, "InvalidCredential",
+                                         "client-secret: the client secret is empty"));
   }
   return requestToken(options_, name(),
                       {{"grant_type", "client_credentials"},
@@ -254,7 +248,7 @@ WorkloadIdentityCredential::fromEnvironment(const EnvLookup& env, Transport& tra
   read("AZURE_CLIENT_ID", options.clientId);
   read("AZURE_FEDERATED_TOKEN_FILE", tokenFile);
   if (!missing.empty()) {
-    return tl::unexpected(makeError(
+    return tl::unexpected(lro::callError(
         lro::CallError::Kind::Invalid, "CredentialUnavailable",
         fmt::format("workload identity credential: {} not set", fmt::join(missing, ", "))));
   }
@@ -274,17 +268,17 @@ lro::CallResult<AccessToken> WorkloadIdentityCredential::getToken(
   }
   if (!in) {
     const int reason = errno;
-    return tl::unexpected(
-        makeError(lro::CallError::Kind::Auth, "CredentialUnavailable",
-                  fmt::format("workload-identity: reading the federated token file {}: {}",
-                              tokenFile_, reason != 0 ? std::strerror(reason) : "unreadable")));
+    return tl::unexpected(lro::callError(
+        lro::CallError::Kind::Auth, "CredentialUnavailable",
+        fmt::format("workload-identity: reading the federated token file {}: {}", tokenFile_,
+                    reason != 0 ? std::strerror(reason) : "unreadable")));
   }
   std::string assertion = content.str();
   while (!assertion.empty() && std::isspace(static_cast<unsigned char>(assertion.back()))) {
     assertion.pop_back();
   }
   if (assertion.empty()) {
-    return tl::unexpected(makeError(
+    return tl::unexpected(lro::callError(
         lro::CallError::Kind::Auth, "CredentialUnavailable",
         fmt::format("workload-identity: the federated token file {} is empty", tokenFile_)));
   }

@@ -8,21 +8,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/text.h"
+
 namespace nodewright::cloud::azure {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 std::optional<int64_t> parseNonNegative(std::string_view text) {
-  text = trim(text);
+  text = core::trimSpace(text);
   int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -45,7 +37,7 @@ int monthNumber(const char* name) {
 
 // The three HTTP-date forms of RFC 9110 section 5.6.7, always UTC.
 std::optional<core::TimePoint> parseHttpDate(std::string_view value) {
-  const std::string text(trim(value));
+  const std::string text(core::trimSpace(value));
   char weekday[16] = {0};
   char month[4] = {0};
   char zone[4] = {0};

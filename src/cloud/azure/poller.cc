@@ -18,14 +18,6 @@ namespace {
 
 using Kind = lro::CallError::Kind;
 
-lro::CallError makeError(Kind kind, std::string code, std::string message) {
-  lro::CallError error;
-  error.kind = kind;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  return error;
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -48,8 +40,8 @@ lro::CallResult<api::Json> parseBody(const std::string& body, const std::string&
                         : api::Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     return tl::unexpected(
-        makeError(Kind::Transient, "InvalidResponse",
-                  what + (blank ? ": the body is empty" : ": the body is not JSON")));
+        lro::callError(Kind::Transient, "InvalidResponse",
+                       what + (blank ? ": the body is empty" : ": the body is not JSON")));
   }
   return doc;
 }
@@ -101,8 +93,8 @@ lro::CallResult<std::string> monitorUrl(const std::string& header, const std::st
   }
   const auto origin = urlOrigin(url);
   if (!plainUrl(url) || !origin || origin != urlOrigin(endpoint)) {
-    return tl::unexpected(makeError(Kind::Invalid, "InvalidStatusMonitor",
-                                    "status monitor URL " + url + " is not on " + endpoint));
+    return tl::unexpected(lro::callError(Kind::Invalid, "InvalidStatusMonitor",
+                                         "status monitor URL " + url + " is not on " + endpoint));
   }
   return url;
 }
@@ -179,8 +171,8 @@ lro::CallResult<lro::OpState> stateAfterBegin(lro::Verb verb, const std::string&
   if (verb == lro::Verb::Delete) {
     if (response.status == 204) {
       // ARM answers a DELETE of a resource that does not exist with 204.
-      return tl::unexpected(
-          makeError(Kind::NotFound, "ResourceNotFound", what + ": HTTP 204, no such resource"));
+      return tl::unexpected(lro::callError(Kind::NotFound, "ResourceNotFound",
+                                           what + ": HTTP 204, no such resource"));
     }
     if (response.status == 200) {
       return done(lro::OpStatus::Succeeded);
@@ -251,8 +243,8 @@ lro::CallResult<PollOutcome> interpretPoll(const PollerState& state, const std::
       const api::Json& body = *parsed;
       auto word = body.is_object() ? body.find("status") : body.end();
       if (!body.is_object() || word == body.end() || !word->is_string()) {
-        return tl::unexpected(makeError(Kind::Invalid, "InvalidStatusMonitor",
-                                        what + ": the status monitor sent no status"));
+        return tl::unexpected(lro::callError(Kind::Invalid, "InvalidStatusMonitor",
+                                             what + ": the status monitor sent no status"));
       }
       auto terminal = terminalStatus(word->get<std::string>());
       if (!terminal) {
@@ -317,7 +309,7 @@ lro::CallResult<PollOutcome> interpretPoll(const PollerState& state, const std::
       return out;
     }
   }
-  return tl::unexpected(makeError(Kind::BadToken, "InvalidResumeToken", what));
+  return tl::unexpected(lro::callError(Kind::BadToken, "InvalidResumeToken", what));
 }
 
 lro::CallResult<lro::OpState> stateAfterFinalGet(const PollerState& state,

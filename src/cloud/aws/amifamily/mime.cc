@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace nodewright::cloud::aws::amifamily {
 namespace {
 
@@ -17,16 +19,6 @@ bool iequals(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
-  return s;
 }
 
 std::vector<std::string_view> splitLines(std::string_view text) {
@@ -56,15 +48,16 @@ core::Result<std::vector<std::pair<std::string, std::string>>> readHeaders(
       return headers;
     }
     if ((line.front() == ' ' || line.front() == '\t') && !headers.empty()) {
-      headers.back().second += " " + std::string(trim(line));
+      headers.back().second += " " + std::string(core::trimSpace(line));
       continue;
     }
     const size_t colon = line.find(':');
-    if (colon == std::string_view::npos || colon == 0 || trim(line.substr(0, colon)).empty()) {
+    if (colon == std::string_view::npos || colon == 0 ||
+        core::trimSpace(line.substr(0, colon)).empty()) {
       return core::fail(invalid(fmt::format("{}: malformed MIME header line", where)));
     }
-    headers.emplace_back(std::string(trim(line.substr(0, colon))),
-                         std::string(trim(line.substr(colon + 1))));
+    headers.emplace_back(std::string(core::trimSpace(line.substr(0, colon))),
+                         std::string(core::trimSpace(line.substr(colon + 1))));
   }
   return core::fail(invalid(fmt::format("{}: no blank line after the MIME headers", where)));
 }
@@ -74,23 +67,24 @@ std::string boundaryOf(std::string_view contentType) {
   size_t at = 0;
   while ((at = contentType.find(';', at)) != std::string_view::npos) {
     ++at;
-    std::string_view param = trim(contentType.substr(at));
+    std::string_view param = core::trimSpace(contentType.substr(at));
     const size_t eq = param.find('=');
-    if (eq == std::string_view::npos || !iequals(trim(param.substr(0, eq)), "boundary")) {
+    if (eq == std::string_view::npos ||
+        !iequals(core::trimSpace(param.substr(0, eq)), "boundary")) {
       continue;
     }
-    std::string_view value = trim(param.substr(eq + 1));
+    std::string_view value = core::trimSpace(param.substr(eq + 1));
     if (value.starts_with('"')) {
       const size_t close = value.find('"', 1);
       return close == std::string_view::npos ? "" : std::string(value.substr(1, close - 1));
     }
-    return std::string(trim(value.substr(0, value.find(';'))));
+    return std::string(core::trimSpace(value.substr(0, value.find(';'))));
   }
   return "";
 }
 
 bool isDelimiter(std::string_view line, const std::string& boundary, bool& closing) {
-  line = trim(line);
+  line = core::trimSpace(line);
   if (!line.starts_with("--") || line.substr(2, boundary.size()) != boundary) {
     return false;
   }
@@ -126,7 +120,7 @@ MimePart mimePart(std::string contentType, std::string content) {
 }
 
 bool looksLikeMime(std::string_view text) {
-  text = trim(text);
+  text = core::trimSpace(text);
   return text.starts_with("MIME-Version:") || text.starts_with("Content-Type:");
 }
 
@@ -138,7 +132,7 @@ core::Result<std::vector<MimePart>> parseMimeArchive(std::string_view text) {
       normalized += text[i];
     }
   }
-  const std::vector<std::string_view> lines = splitLines(trim(normalized));
+  const std::vector<std::string_view> lines = splitLines(core::trimSpace(normalized));
   size_t at = 0;
   auto headers = readHeaders(lines, at, "the document");
   if (!headers) {
@@ -149,7 +143,7 @@ core::Result<std::vector<MimePart>> parseMimeArchive(std::string_view text) {
   if (contentType.empty()) {
     return core::fail(invalid("the MIME document has no Content-Type header"));
   }
-  const std::string_view mediaType = trim(
+  const std::string_view mediaType = core::trimSpace(
       std::string_view(contentType).substr(0, std::min(contentType.find(';'), contentType.size())));
   if (!iequals(mediaType.substr(0, std::min<size_t>(10, mediaType.size())), "multipart/")) {
     return core::fail(invalid("the MIME document is not multipart"));
