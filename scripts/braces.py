@@ -149,13 +149,14 @@ def main(argv):
     fix = argv[:1] == ["--fix"]
     found = 0
     for path in sources(argv[1:] if fix else argv):
-        src = path.read_text()
+        src = original = path.read_text()
         if fix:
             for _ in range(10):
                 src, n = fix_once(src)
                 if n == 0:
                     break
-            path.write_text(src)
+            if src != original:  # an untouched file keeps its mtime, so nothing rebuilds
+                path.write_text(src)
         s = strip(src)
         for m, _ in unbraced(s):
             print(f"{path}:{s.count(chr(10), 0, m.start()) + 1}: {m.group(1)} body without braces")

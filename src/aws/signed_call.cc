@@ -2,9 +2,8 @@
 
 #include <algorithm>
 
-#include <spdlog/spdlog.h>
-
 #include "aws/error_class.h"
+#include "core/log.h"
 
 namespace nodewright::aws {
 namespace {
@@ -99,14 +98,20 @@ ApiResult<std::string> SignedCaller::attemptOnce(const SignedRequest& request,
   auto response = transport_.send(http, std::max(timeout, std::chrono::milliseconds(1)));
   const auto elapsed = toMs(clock_.steadyNow() - started);
   if (!response) {
-    spdlog::debug("aws: {} failed action={} attempt={} duration-ms={} error={}", options_.protocol,
-                  request.operation, attempt, elapsed.count(), response.error().code);
+    core::logDebug("aws: call failed", {{"protocol", options_.protocol},
+                                        {"action", request.operation},
+                                        {"attempt", attempt},
+                                        {"duration-ms", elapsed.count()},
+                                        {"error", response.error().code}});
     return tl::unexpected(response.error());
   }
   const std::string requestId = requestIdOf(*response);
-  spdlog::debug("aws: {} action={} status={} attempt={} duration-ms={} request-id={}",
-                options_.protocol, request.operation, response->status, attempt, elapsed.count(),
-                requestId);
+  core::logDebug("aws: call", {{"protocol", options_.protocol},
+                              {"action", request.operation},
+                              {"status", response->status},
+                              {"attempt", attempt},
+                              {"duration-ms", elapsed.count()},
+                              {"request-id", requestId}});
   if (response->status >= 200 && response->status < 300) {
     return std::move(response->body);
   }
@@ -142,9 +147,11 @@ ApiResult<std::string> SignedCaller::call(const SignedRequest& request,
     const auto delay = retry_.nextDelay(state, result.error());
     if (!delay || clock_.steadyNow() + *delay >= deadline) {
       if (state.attempts > 1 || delay) {
-        spdlog::debug("aws: {} gave up action={} attempts={} error={} class={}", options_.protocol,
-                      request.operation, state.attempts, result.error().code,
-                      errorClassName(classify(result.error())));
+        core::logDebug("aws: call gave up", {{"protocol", options_.protocol},
+                                             {"action", request.operation},
+                                             {"attempts", state.attempts},
+                                             {"error", result.error().code},
+                                             {"class", errorClassName(classify(result.error()))}});
       }
       return result;
     }

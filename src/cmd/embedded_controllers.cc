@@ -1,8 +1,7 @@
 #include "cmd/embedded_controllers.h"
 
-#include <spdlog/spdlog.h>
-
 #include "api/core/validation.h"
+#include "core/log.h"
 #include "kube/config.h"
 
 namespace nodewright::cmd {
@@ -58,7 +57,7 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
   runtime::Manager* manager = self->manager_.get();
   self->thread_ = std::jthread([manager](std::stop_token stop) {
     if (auto ran = manager->run(stop); !ran) {
-      spdlog::error("controllers stopped: {}", ran.error().message());
+      core::logError("controllers stopped", {{"error", ran.error()}});
     }
   });
   return self;

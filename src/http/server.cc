@@ -10,7 +10,6 @@
 #include <mutex>
 #include <thread>
 
-#include <spdlog/spdlog.h>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
@@ -18,6 +17,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "core/hex.h"
+#include "core/log.h"
 #include "core/stack_thread.h"
 #include "http/connection_table.h"
 
@@ -289,8 +289,8 @@ class BeastServer : public Server {
                                   tls() ? limits.handshakeTimeout : limits.idleTimeout);
       if (!slot) {
         // Every connection is serving a request: this one waits for none of them.
-        spdlog::debug("http: connection refused at the cap, max-connections={}",
-                      limits.maxConnections);
+        core::logDebug("http: connection refused at the cap",
+                       {{"max-connections", limits.maxConnections}});
         socket.close(ec);
         continue;
       }
@@ -307,7 +307,7 @@ class BeastServer : public Server {
             finished->store(true);
           });
       if (!thread) {
-        spdlog::warn("http: connection dropped, error={}", thread.error().message());
+        core::logWarn("http: connection dropped", {{"error", thread.error()}});
         table_.release(slot);
         continue;
       }
@@ -454,7 +454,8 @@ class BeastServer : public Server {
       try {
         handler_(request, exchange);
       } catch (const std::exception& e) {
-        spdlog::error("http: handler failed for {} {}: {}", request.method, request.path, e.what());
+        core::logError("http: handler failed",
+                       {{"method", request.method}, {"path", request.path}, {"error", e.what()}});
         exchange.respond(Response{500, "text/plain", "internal error", {}});
       }
       if (!exchange.answered()) {

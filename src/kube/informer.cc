@@ -2,8 +2,7 @@
 
 #include <random>
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "core/token_bucket.h"
 
 namespace nodewright::kube {
@@ -117,7 +116,8 @@ bool Informer::relist(std::stop_token stop) {
     }
   }
   if (!result) {
-    spdlog::warn("informer {}: list failed: {}", kind_.plural, result.error().describe());
+    core::logWarn("informer: list failed",
+                  {{"resource", kind_.plural}, {"error", result.error().describe()}});
     return false;
   }
   auto changes = cache_.replace(std::move(result->items));
@@ -165,7 +165,8 @@ bool Informer::watchOnce(std::stop_token stop) {
           gone = event.error && event.error->is(Reason::Gone);
           failed = !gone;
           if (failed && event.error) {
-            spdlog::warn("informer {}: watch error: {}", kind_.plural, event.error->describe());
+            core::logWarn("informer: watch error",
+                          {{"resource", kind_.plural}, {"error", event.error->describe()}});
           }
           return false;
         }
@@ -190,7 +191,8 @@ bool Informer::watchOnce(std::stop_token stop) {
       ++stats_.failures;
     }
     if (!status) {
-      spdlog::debug("informer {}: watch ended: {}", kind_.plural, status.error().describe());
+      core::logDebug("informer: watch ended",
+                     {{"resource", kind_.plural}, {"error", status.error().describe()}});
     }
     backoff(stop);
     return false;

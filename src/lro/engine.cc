@@ -4,8 +4,7 @@
 #include <cctype>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "lro/engine_call.h"
 
 namespace nodewright::lro {
@@ -197,8 +196,8 @@ Outcome Engine::evaluate(Call& call) {
         // that died: it is not there until its operation ends, and the next look finds it done.
         return notDone(call, std::nullopt, "", call.what() + " is " + *busy);
       }
-      spdlog::debug("lro: resource up to date resource={} service={}", describeResource(call.ref),
-                    call.ref.serviceName);
+      core::logDebug("lro: resource up to date",
+                     {{"resource", describeResource(call.ref)}, {"service", call.ref.serviceName}});
       Outcome o;
       o.kind = Outcome::Kind::Done;
       o.result = std::move(existing);
@@ -328,9 +327,11 @@ Outcome Engine::reevaluateOnce(Call& call, std::string_view why) {
 Outcome Engine::dropRefused(Call& call, const CallError& error) {
   if (removeRecord(call.records, call.key())) {
     metrics_.dropped(call.ref.serviceName, call.verb, "refused");
-    spdlog::info("lro: dropping refused operation verb={} resource={} service={} code={}",
-                 verbName(call.verb), describeResource(call.ref), call.ref.serviceName,
-                 error.code.empty() ? kindName(error.kind) : error.code);
+    core::logInfo("lro: dropping refused operation",
+                  {{"verb", verbName(call.verb)},
+                   {"resource", describeResource(call.ref)},
+                   {"service", call.ref.serviceName},
+                   {"code", error.code.empty() ? std::string(kindName(error.kind)) : error.code}});
   }
   return callFailed(call, stillRunning(error), "polling");
 }
@@ -339,8 +340,10 @@ void Engine::dropStale(Call& call, std::string_view why) {
   call.reevaluated = true;
   if (removeRecord(call.records, call.key())) {
     metrics_.dropped(call.ref.serviceName, call.verb, "stale");
-    spdlog::info("lro: dropping stale future verb={} resource={} service={} reason={}",
-                 verbName(call.verb), describeResource(call.ref), call.ref.serviceName, why);
+    core::logInfo("lro: dropping stale future", {{"verb", verbName(call.verb)},
+                                                 {"resource", describeResource(call.ref)},
+                                                 {"service", call.ref.serviceName},
+                                                 {"reason", why}});
   }
 }
 

@@ -2,8 +2,7 @@
 #include <string>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "lro/engine.h"
 #include "lro/engine_call.h"
 
@@ -116,9 +115,12 @@ Outcome Engine::notDone(Call& call, std::optional<milliseconds> retryAfter, std:
   o.message = std::move(message);
   metrics_.notDone(call.ref.serviceName, call.verb);
   // An operation in progress is the normal state of things, not an error (CAPZ issue 2112).
-  spdlog::debug("lro: not done verb={} resource={} service={} requeue-after-ms={} reason={}",
-                verbName(call.verb), describeResource(call.ref), call.ref.serviceName,
-                o.requeueAfter->count(), o.errorCode.empty() ? "in-progress" : o.errorCode);
+  core::logDebug("lro: not done",
+                 {{"verb", verbName(call.verb)},
+                  {"resource", describeResource(call.ref)},
+                  {"service", call.ref.serviceName},
+                  {"requeue-after-ms", o.requeueAfter->count()},
+                  {"reason", o.errorCode.empty() ? std::string("in-progress") : o.errorCode}});
   return o;
 }
 

@@ -1,8 +1,8 @@
 #include "runtime/controller.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
+#include "core/log.h"
 #include "runtime/logging.h"
 #include "runtime/metrics.h"
 
@@ -159,7 +159,7 @@ void Controller::work(std::stop_token stop) {
 void Controller::processOne(const std::string& key, std::stop_token stop) {
   LogScope scope(name_, key);
   if (options_.gate && !options_.gate()) {
-    logger_->debug("not reconciling: gate closed (not the leader)");
+    core::logDebug(*logger_, "not reconciling: gate closed (not the leader)");
     queue_.addAfter(key, std::chrono::seconds(1));
     return;
   }
@@ -177,25 +177,25 @@ void Controller::processOne(const std::string& key, std::stop_token stop) {
   if (!outcome) {
     result = "error";
     if (stop.stop_requested()) {
-      logger_->debug("reconcile interrupted by shutdown: {}", outcome.error().message());
+      core::logDebug(*logger_, "reconcile interrupted by shutdown", {{"error", outcome.error()}});
     } else {
-      logger_->error("reconcile failed: {}", outcome.error().message());
+      core::logError(*logger_, "reconcile failed", {{"error", outcome.error()}});
     }
     queue_.addRateLimited(key);
   } else if (context.cancelled() && !stop.stop_requested()) {
     result = "error";
-    logger_->warn("reconcile exceeded its deadline of {} ms", options_.reconcileTimeout.count());
+    core::logWarn(*logger_, "reconcile exceeded its deadline",
+                  {{"deadline", options_.reconcileTimeout}});
     queue_.addRateLimited(key);
   } else if (outcome->requeueAfter.count() > 0) {
     result = "requeue_after";
-    logger_->debug(
-        "{}: again in {} ms", outcome->inProgress ? "in progress" : "requeue",
-        std::chrono::duration_cast<std::chrono::milliseconds>(outcome->requeueAfter).count());
+    core::logDebug(*logger_, outcome->inProgress ? "in progress, again later" : "requeue later",
+                   {{"after", outcome->requeueAfter}});
     queue_.forget(key);
     queue_.addAfter(key, outcome->requeueAfter);
   } else if (outcome->requeue) {
     result = "requeue";
-    logger_->debug("requeue");
+    core::logDebug(*logger_, "requeue");
     queue_.addRateLimited(key);
   } else {
     result = "success";

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include <spdlog/spdlog.h>
+#include "core/log.h"
 
 namespace nodewright::runtime {
 namespace {
@@ -129,7 +129,8 @@ http::Response Endpoints::probe(const http::Request& request, const std::string&
     }
     failed = true;
     lines += "[-]" + name + " failed: " + oneLine(status.error().message()) + "\n";
-    spdlog::debug("{} check failed (check={}, reason={})", kind, name, status.error().message());
+    core::logDebug("health: check failed",
+                   {{"kind", kind}, {"check", name}, {"reason", status.error().message()}});
   }
   for (const std::string& name : excluded) {
     lines += "warn: some " + kind + " checks cannot be excluded: no matches for \"" + name + "\"\n";

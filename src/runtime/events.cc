@@ -1,9 +1,9 @@
 #include "runtime/events.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "api/reflect/json.h"
+#include "core/log.h"
 
 namespace nodewright::runtime {
 namespace {
@@ -172,8 +172,9 @@ void EventRecorder::send(Pending&& pending) {
     return;
   }
   if (!patched.error().is(kube::Reason::NotFound)) {
-    spdlog::warn("events: updating event failed (event={}/{}, reason={}, error={})", written.ns,
-                 written.name, pending.event.reason, patched.error().describe());
+    core::logWarn("events: updating event failed", {{"event", written.ns + "/" + written.name},
+                                                    {"reason", pending.event.reason},
+                                                    {"error", patched.error().describe()}});
     return;
   }
   // Deleted meanwhile (TTL, or by hand): write it again with the count so far.
@@ -189,9 +190,10 @@ void EventRecorder::send(Pending&& pending) {
 bool EventRecorder::create(Event event, const std::string& key, SteadyTime at) {
   auto created = withRetry([&] { return events_.create(event); });
   if (!created) {
-    spdlog::warn("events: creating event failed (event={}/{}, reason={}, error={})",
-                 event.metadata.namespace_, event.metadata.name, event.reason,
-                 created.error().describe());
+    core::logWarn("events: creating event failed",
+                  {{"event", event.metadata.namespace_ + "/" + event.metadata.name},
+                   {"reason", event.reason},
+                   {"error", created.error().describe()}});
     return false;
   }
   Written& written = written_[key];

@@ -2,9 +2,8 @@
 
 #include <thread>
 
-#include <spdlog/spdlog.h>
-
 #include "core/check.h"
+#include "core/log.h"
 #include "runtime/metrics.h"
 
 namespace nodewright::runtime {
@@ -79,8 +78,8 @@ void LeaderElector::run(std::stop_token stop) {
   if (!acquire(stop)) {
     return;
   }
-  spdlog::info("leader election: acquired lease (lease={}/{}, identity={})", config_.ns,
-               config_.name, config_.identity);
+  core::logInfo("leader election: acquired lease",
+                {{"lease", config_.ns + "/" + config_.name}, {"identity", config_.identity}});
   setLeading(true);
   std::stop_source lost;
   // Whoever ends leadership (our stop, the renewer, the watchdog) deposes us at that moment,
@@ -97,8 +96,8 @@ void LeaderElector::run(std::stop_token stop) {
     while (!waitUntil(clock_.steadyNow() + std::chrono::hours(1), lost.get_token())) {
     }
   }  // joins the renewer, whose request may still be in flight
-  spdlog::info("leader election: stopped leading (lease={}/{}, identity={})", config_.ns,
-               config_.name, config_.identity);
+  core::logInfo("leader election: stopped leading",
+                {{"lease", config_.ns + "/" + config_.name}, {"identity", config_.identity}});
   // Only now: the leader's work has been told to stop (and onStartedLeading has returned), so a
   // successor taking the released lease does not overlap with it.
   if (config_.releaseOnCancel) {
@@ -140,8 +139,8 @@ void LeaderElector::renewLoop(std::stop_source& lost) {
     // Checked before trying: a renewal after the deadline (a paused process) must not revive a
     // leadership that others may already consider expired.
     if (!isLeader()) {
-      spdlog::warn("leader election: failed to renew lease within the deadline (lease={}/{})",
-                   config_.ns, config_.name);
+      core::logWarn("leader election: failed to renew lease within the deadline",
+                    {{"lease", config_.ns + "/" + config_.name}});
       lost.request_stop();
       return;
     }
@@ -160,8 +159,8 @@ void LeaderElector::watchdog(std::stop_source& lost) {
     SteadyTime deadline = lastRenew_ + config_.renewDeadline;
     if (clock_.steadyNow() >= deadline) {
       lock.unlock();  // request_stop runs callbacks that take mu_
-      spdlog::warn("leader election: no renewal within the deadline (lease={}/{})", config_.ns,
-                   config_.name);
+      core::logWarn("leader election: no renewal within the deadline",
+                    {{"lease", config_.ns + "/" + config_.name}});
       lost.request_stop();
       return;
     }
@@ -174,8 +173,9 @@ bool LeaderElector::tryAcquireOrRenew() {
   auto current = leases_.get(config_.ns, config_.name);
   if (!current) {
     if (!current.error().is(kube::Reason::NotFound)) {
-      spdlog::debug("leader election: reading lease failed (lease={}/{}, error={})", config_.ns,
-                    config_.name, current.error().describe());
+      core::logDebug("leader election: reading lease failed",
+                     {{"lease", config_.ns + "/" + config_.name},
+                      {"error", current.error().describe()}});
       return false;
     }
     Lease lease;
@@ -226,8 +226,9 @@ bool LeaderElector::tryAcquireOrRenew() {
   const SteadyTime sent = clock_.steadyNow();
   auto updated = leases_.update(next);  // carries the read resourceVersion: a conflict lost a race
   if (!updated) {
-    spdlog::debug("leader election: writing lease failed (lease={}/{}, error={})", config_.ns,
-                  config_.name, updated.error().describe());
+    core::logDebug("leader election: writing lease failed",
+                   {{"lease", config_.ns + "/" + config_.name},
+                    {"error", updated.error().describe()}});
     return false;
   }
   observe(*updated, clock_.steadyNow());
@@ -253,8 +254,9 @@ void LeaderElector::release() {
   auto updated = leases_.update(lease);
   if (!updated) {
     // A conflict means someone else has written it since; it is not ours to release.
-    spdlog::warn("leader election: releasing lease failed (lease={}/{}, error={})", config_.ns,
-                 config_.name, updated.error().describe());
+    core::logWarn("leader election: releasing lease failed",
+                  {{"lease", config_.ns + "/" + config_.name},
+                   {"error", updated.error().describe()}});
     return;
   }
   observe(*updated, clock_.steadyNow());

@@ -7,6 +7,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "core/log.h"
+#include "core/utf8.h"
+
 namespace nodewright::runtime {
 namespace {
 
@@ -20,16 +23,64 @@ std::mutex mu;
 spdlog::sink_ptr sharedSink;
 LogOptions currentOptions;  // GUARDED_BY(mu)
 
-// %j: the message as a JSON string value; %K: ,"controller":..,"object":.. when in a reconcile.
+// Members the JSON formatter writes itself; a field with one of these keys is written as
+// "field-<key>" so that it neither replaces nor duplicates them.
+bool reservedJsonKey(std::string_view key) {
+  return key == "time" || key == "level" || key == "logger" || key == "controller" ||
+         key == "object" || key == "msg";
+}
+
+void append(spdlog::memory_buf_t& dest, std::string_view text) {
+  dest.append(text.data(), text.data() + text.size());
+}
+
+// %j: "msg":"..." and then one string member per field of a structured payload
+// (core/log.h); any other payload is the message as it is.
 class JsonMessageFlag : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&,
               spdlog::memory_buf_t& dest) override {
-    auto text = jsonEscape(std::string(msg.payload.data(), msg.payload.size()));
-    dest.append(text.data(), text.data() + text.size());
+    std::string_view payload(msg.payload.data(), msg.payload.size());
+    auto decoded = core::decodeLogPayload(payload);
+    if (!decoded) {
+      append(dest, R"("msg":")" + jsonEscape(std::string(payload)) + "\"");
+      return;
+    }
+    std::string text = R"("msg":")" + jsonEscape(decoded->message) + "\"";
+    for (const auto& [key, value] : decoded->fields) {
+      text += R"(,")";
+      if (reservedJsonKey(key)) {
+        text += "field-";
+      }
+      text += jsonEscape(key) + R"(":")" + jsonEscape(value) + "\"";
+    }
+    append(dest, text);
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<JsonMessageFlag>();
+  }
+};
+
+// %V: the message, then ` key=value` per field of a structured payload (logfmt quoting); any
+// other payload as it is.
+class ConsoleMessageFlag : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    std::string_view payload(msg.payload.data(), msg.payload.size());
+    auto decoded = core::decodeLogPayload(payload);
+    if (!decoded) {
+      append(dest, payload);
+      return;
+    }
+    std::string text = decoded->message;
+    for (const auto& [key, value] : decoded->fields) {
+      text += " " + key + "=" + logfmtValue(value);
+    }
+    append(dest, text);
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<ConsoleMessageFlag>();
   }
 };
 
@@ -68,9 +119,10 @@ std::unique_ptr<spdlog::formatter> makeFormatter(LogFormat format) {
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   if (format == LogFormat::Json) {
     formatter->add_flag<JsonMessageFlag>('j').add_flag<JsonContextFlag>('K').set_pattern(
-        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n"%K,"msg":"%j"})");
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n"%K,%j})");
   } else {
-    formatter->add_flag<ConsoleContextFlag>('K').set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %n %K%v");
+    formatter->add_flag<ConsoleContextFlag>('K').add_flag<ConsoleMessageFlag>('V').set_pattern(
+        "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %n %K%V");
   }
   return formatter;
 }
@@ -80,7 +132,17 @@ std::unique_ptr<spdlog::formatter> makeFormatter(LogFormat format) {
 std::string jsonEscape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (unsigned char c : text) {
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    auto c = static_cast<unsigned char>(rest.front());
+    if (c >= 0x80) {
+      // Invalid UTF-8 becomes U+FFFD, so that every line is valid JSON (Go's encoding/json).
+      size_t length = core::utf8SequenceLength(rest);
+      out.append(length == 0 ? std::string_view("\xEF\xBF\xBD") : rest.substr(0, length));
+      rest.remove_prefix(length == 0 ? 1 : length);
+      continue;
+    }
+    rest.remove_prefix(1);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -105,6 +167,48 @@ std::string jsonEscape(const std::string& text) {
         }
     }
   }
+  return out;
+}
+
+std::string logfmtValue(std::string_view value) {
+  bool plain = !value.empty();
+  for (size_t i = 0; plain && i < value.size(); ++i) {
+    auto c = static_cast<unsigned char>(value[i]);
+    if (c <= ' ' || c == '=' || c == '"' || c == 0x7f) {
+      plain = false;
+    } else if (c >= 0x80) {
+      size_t length = core::utf8SequenceLength(value.substr(i));
+      plain = length != 0;
+      i += length == 0 ? 0 : length - 1;
+    }
+  }
+  if (plain) {
+    return std::string(value);
+  }
+  std::string out = "\"";
+  while (!value.empty()) {
+    auto c = static_cast<unsigned char>(value.front());
+    size_t length = c >= 0x80 ? core::utf8SequenceLength(value) : 1;
+    if (length > 1) {
+      out.append(value.substr(0, length));
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out.push_back(static_cast<char>(c));
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7f) {
+      // Control bytes and bytes of no valid UTF-8 sequence, as Go's strconv.Quote writes them.
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+    value.remove_prefix(length == 0 ? 1 : length);
+  }
+  out += '"';
   return out;
 }
 

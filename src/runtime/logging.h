@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <spdlog/common.h>
 #include <spdlog/logger.h>
@@ -31,8 +32,11 @@ LogOptions currentLogOptions();
 // A logger named `name` on the shared sink (created once, then reused).
 std::shared_ptr<spdlog::logger> namedLogger(const std::string& name);
 
-// Escapes text for a JSON string value (log fields).
+// Escapes text for a JSON string value (log fields); invalid UTF-8 becomes U+FFFD.
 std::string jsonEscape(const std::string& text);
+// A logfmt value: as it is, or quoted and escaped when empty or when it holds a space, '=', '"',
+// a control byte or invalid UTF-8 (`key="a b"`, `key="\x1f"`).
+std::string logfmtValue(std::string_view value);
 
 }  // namespace nodewright::runtime
 

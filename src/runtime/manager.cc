@@ -3,7 +3,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include <spdlog/spdlog.h>
+#include "core/log.h"
 
 namespace nodewright::runtime {
 
@@ -122,7 +122,7 @@ void Manager::runControllers(std::stop_token stop) {
   for (auto* c : controllers) {
     c->start(stop);
   }
-  spdlog::info("manager: {} controllers started", controllers.size());
+  core::logInfo("manager: controllers started", {{"count", controllers.size()}});
 }
 
 void Manager::stopControllers() {
@@ -187,7 +187,7 @@ core::Status Manager::runUntilStopped(std::stop_token stop) {
     }
   }
   synced_ = true;
-  spdlog::info("manager: {} caches synced", informers.size());
+  core::logInfo("manager: caches synced", {{"count", informers.size()}});
 
   if (!options_.leaderElection) {
     runControllers(stop);
@@ -211,7 +211,7 @@ core::Status Manager::runUntilStopped(std::stop_token stop) {
   // lease only after this returns, so a successor never overlaps with our workers on a clean stop.
   callbacks.onStartedLeading = [this](std::stop_token term) {
     leading_ = true;
-    spdlog::info("manager: became the leader");
+    core::logInfo("manager: became the leader");
     runControllers(term);
     std::mutex m;
     std::condition_variable_any cv;
@@ -224,11 +224,11 @@ core::Status Manager::runUntilStopped(std::stop_token stop) {
     leading_ = false;
     if (!stop.stop_requested()) {
       lost = true;
-      spdlog::error("manager: leader election lost");
+      core::logError("manager: leader election lost");
     }
   };
   callbacks.onNewLeader = [](const std::string& identity) {
-    spdlog::info("manager: the leader is {}", identity);
+    core::logInfo("manager: new leader", {{"identity", identity}});
   };
   // A renewal must never outlive the renew deadline: the elector gets a client of its own whose
   // requests time out by then (client-go bounds each renewal the same way).

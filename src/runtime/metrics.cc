@@ -5,7 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include <spdlog/spdlog.h>
+#include "core/log.h"
 
 namespace nodewright::runtime {
 namespace {
@@ -266,10 +266,8 @@ M& Family<M>::with(const Labels& values) {
   Labels fitted;
   if (values.size() != labelNames_.size()) {
     if (!warnedLabels_.exchange(true)) {
-      spdlog::error(
-          "metrics: wrong number of label values, padding or truncating (metric={}, "
-          "want={}, got={})",
-          name_, labelNames_.size(), values.size());
+      core::logError("metrics: wrong number of label values, padding or truncating",
+                     {{"metric", name_}, {"want", labelNames_.size()}, {"got", values.size()}});
     }
     fitted = values;
     fitted.resize(labelNames_.size());
@@ -341,10 +339,8 @@ Family<M>& Registry::family(const std::string& name, const std::string& help, La
   if (it != families_.end() && it->second->type == type) {
     Family<M>& existing = *it->second->template slot<M>();
     if (existing.labelNames() != labelNames) {
-      spdlog::warn(
-          "metrics: registered again with other label names, keeping the first "
-          "(metric={})",
-          name);
+      core::logWarn("metrics: registered again with other label names, keeping the first",
+                    {{"metric", name}});
     }
     return existing;
   }
@@ -362,12 +358,12 @@ Family<M>& Registry::family(const std::string& name, const std::string& help, La
       return *(*slot)->template slot<M>();
     }
     if (!valid) {
-      spdlog::error("metrics: invalid metric or label name, not exported (metric={})", name);
+      core::logError("metrics: invalid metric or label name, not exported", {{"metric", name}});
     } else {
-      spdlog::error(
-          "metrics: name registered with another type, not exported (metric={}, "
-          "type={}, existing-type={})",
-          name, typeName(type), typeName(it->second->type));
+      core::logError("metrics: name registered with another type, not exported",
+                     {{"metric", name},
+                      {"type", typeName(type)},
+                      {"existing-type", typeName(it->second->type)}});
     }
   }
   auto entry = std::make_unique<Entry>();

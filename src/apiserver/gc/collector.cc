@@ -2,10 +2,9 @@
 
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 #include "apiserver/rest/disruption_budget.h"
 #include "apiserver/rest/object_meta.h"
+#include "core/log.h"
 
 namespace nodewright::apiserver::gc {
 namespace {
@@ -201,7 +200,8 @@ void Collector::releaseDependents(const Json& owner) {
     }
     auto removed = objects_.remove(*resource, ns, meta::name(object), options);
     if (!removed && removed.error().code != 404) {
-      spdlog::warn("garbage collector: deleting {}: {}", key, removed.error().message);
+      core::logWarn("garbage collector: deleting a dependent failed",
+                    {{"dependent", key}, {"error", removed.error().message}});
     }
   }
 }
@@ -320,8 +320,9 @@ void Collector::refreshBudgets(const std::string& ns) {
                         },
                         {});
     if (!updated && updated.error().code != 404) {
-      spdlog::warn("disruption budgets: status of {}/{}: {}", ns, meta::name(*item->object),
-                   updated.error().message);
+      core::logWarn("disruption budgets: writing status failed",
+                    {{"budget", ns + "/" + meta::name(*item->object)},
+                     {"error", updated.error().message}});
     }
   }
 }

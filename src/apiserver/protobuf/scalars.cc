@@ -12,59 +12,7 @@ namespace {
 constexpr std::int64_t kGoZeroTimeSeconds = -62135596800;
 constexpr std::int64_t kMaxRfc3339Seconds = 253402300799;  // 9999-12-31T23:59:59Z
 
-// Length of the valid UTF-8 sequence at the start of `s`, or 0 (Go's utf8 rules: no overlong
-// forms, no surrogates, nothing past U+10FFFF).
-std::size_t validSequenceLength(std::string_view s) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  unsigned char lead = byte(0);
-  if (lead < 0x80) {
-    return 1;
-  }
-  std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (length == 0 || lead > 0xF4 || s.size() < length) {
-    return 0;
-  }
-  unsigned char low = 0x80, high = 0xBF;
-  if (lead == 0xE0) {
-    low = 0xA0;
-  }
-  if (lead == 0xED) {
-    high = 0x9F;
-  }
-  if (lead == 0xF0) {
-    low = 0x90;
-  }
-  if (lead == 0xF4) {
-    high = 0x8F;
-  }
-  if (byte(1) < low || byte(1) > high) {
-    return 0;
-  }
-  for (std::size_t i = 2; i < length; ++i) {
-    if (byte(i) < 0x80 || byte(i) > 0xBF) {
-      return 0;
-    }
-  }
-  return length;
-}
-
 }  // namespace
-
-std::string validUtf8(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size());
-  while (!bytes.empty()) {
-    std::size_t length = validSequenceLength(bytes);
-    if (length == 0) {
-      out += "\xEF\xBF\xBD";
-      length = 1;
-    } else {
-      out.append(bytes.substr(0, length));
-    }
-    bytes.remove_prefix(length);
-  }
-  return out;
-}
 
 core::Result<api::Json> decodeQuantity(std::string_view payload) {
   WireReader reader(payload);

@@ -6,14 +6,14 @@
 
 #include "api/reflect/json.h"
 #include "core/error.h"
+#include "core/utf8.h"
 
 // The apimachinery value types that have their own protobuf messages but plain JSON forms.
 // Errors are Invalid and unlocated; the message decoder prefixes the field path.
 namespace nodewright::apiserver::protobuf {
 
-// `bytes` with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as Go's
-// encoding/json does when it writes a string.
-std::string validUtf8(std::string_view bytes);
+// Invalid UTF-8 becomes U+FFFD, as Go's encoding/json writes it (core/utf8.h).
+using core::validUtf8;
 
 // resource.Quantity {string = 1}: its string ("0" when empty).
 core::Result<api::Json> decodeQuantity(std::string_view payload);

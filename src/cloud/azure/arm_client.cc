@@ -6,11 +6,11 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "cloud/azure/arm_error.h"
 #include "cloud/azure/http_util.h"
 #include "cloud/azure/poller.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::azure {
 namespace {
@@ -248,8 +248,11 @@ lro::CallResult<lro::OpState> ArmClient::beginUnguarded(lro::Verb verb,
       throw;
     }
     // ARM accepted the operation: a future must be parked, or the next reconcile resends it.
-    spdlog::warn("azure: {} {}: HTTP {} unreadable ({}); polling the resource", methodName(verb),
-                 resource.id, response->status, e.what());
+    core::logWarn("azure: unreadable response, polling the resource",
+                  {{"method", methodName(verb)},
+                   {"resource", resource.id},
+                   {"status", response->status},
+                   {"error", e.what()}});
     return acceptedViaBody(verb, resource.id, to->apiVersion, *response, clock_.now());
   }
 }
@@ -336,16 +339,20 @@ lro::CallResult<HttpResponse> ArmClient::send(const std::string& method, const s
         std::chrono::duration_cast<std::chrono::milliseconds>(clock_.steadyNow() - started).count();
     std::optional<std::chrono::milliseconds> wait;
     if (!response) {
-      spdlog::debug(
-          "azure: arm request failed method={} path={} attempt={} duration-ms={} "
-          "error={}",
-          method, pathOf(url), attempt, elapsedMs, response.error().message);
+      core::logDebug("azure: arm request failed", {{"method", method},
+                                                   {"path", pathOf(url)},
+                                                   {"attempt", attempt},
+                                                   {"duration-ms", elapsedMs},
+                                                   {"error", response.error().message}});
       if (response.error().timedOut || attempt >= options_.maxAttempts) {
         return tl::unexpected(callErrorFor(response.error(), what));
       }
     } else {
-      spdlog::debug("azure: arm request method={} path={} status={} attempt={} duration-ms={}",
-                    method, pathOf(url), response->status, attempt, elapsedMs);
+      core::logDebug("azure: arm request", {{"method", method},
+                                            {"path", pathOf(url)},
+                                            {"status", response->status},
+                                            {"attempt", attempt},
+                                            {"duration-ms", elapsedMs}});
       if (!retryable(response->status) || attempt >= options_.maxAttempts) {
         return std::move(*response);
       }

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "api/reflect/json.h"
 #include "cloud/azure/http_util.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::azure {
 namespace {
@@ -110,7 +110,8 @@ lro::CallResult<AccessToken> requestToken(
                        response.error().timedOut ? "RequestTimeout" : "TransportError",
                        what + ": " + scrub(response.error().message, secrets)));
   }
-  spdlog::debug("azure: token request credential={} status={}", credentialName, response->status);
+  core::logDebug("azure: token request",
+                 {{"credential", credentialName}, {"status", response->status}});
   return parseTokenResponse(*response, what, clock.now(), secrets);
 }
 

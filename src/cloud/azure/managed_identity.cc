@@ -2,9 +2,8 @@
 
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 #include "cloud/azure/http_util.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::azure {
 
@@ -49,7 +48,7 @@ lro::CallResult<AccessToken> ManagedIdentityCredential::getToken(
     error.message = what + ": " + response.error().message;
     return tl::unexpected(std::move(error));
   }
-  spdlog::debug("azure: token request credential={} status={}", name(), response->status);
+  core::logDebug("azure: token request", {{"credential", name()}, {"status", response->status}});
   // IMDS answers 404 and 410 while it is starting or updating: retryable, not a refusal.
   auto token = parseTokenResponse(*response, what, clock_.now(), {});
   if (!token && (response->status == 404 || response->status == 410)) {

@@ -6,12 +6,12 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "api/reflect/json.h"
 #include "cloud/azure/api_versions.h"
 #include "cloud/azure/arm_error.h"
 #include "cloud/azure/http_util.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::azure {
 namespace {
@@ -148,7 +148,8 @@ lro::CallResult<lro::OpState> stateAfterBegin(lro::Verb verb, const std::string&
     auto url = monitorUrl(header, endpoint);
     if (!url) {
       // Our bearer token goes to our endpoint only; the resource itself is there to poll.
-      spdlog::warn("azure: {}: {}; polling the resource instead", what, url.error().message);
+      core::logWarn("azure: no usable poll URL, polling the resource instead",
+                    {{"operation", what}, {"error", url.error().message}});
       return acceptedViaBody(verb, resourceId, apiVersion, response, now);
     }
     PollerState poller;
@@ -183,8 +184,8 @@ lro::CallResult<lro::OpState> stateAfterBegin(lro::Verb verb, const std::string&
   if (!parsed) {
     // Accepted all the same: its monitor, else the resource's provisioningState, tells how it
     // ends.
-    spdlog::warn("azure: HTTP {}: {}; following the operation", response.status,
-                 parsed.error().message);
+    core::logWarn("azure: unreadable response body, following the operation",
+                  {{"status", response.status}, {"error", parsed.error().message}});
     return pollWithMonitor();
   }
   api::Json body = std::move(*parsed);

@@ -12,6 +12,7 @@
 #include "controllers/capi/external.h"
 #include "controllers/capi/watches.h"
 #include "controllers/capi/well_known.h"
+#include "core/log.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -172,7 +173,8 @@ Outcome ClusterController::finalize(Cluster cluster, runtime::Context& context) 
   if (*remaining > 0) {
     // Objects matched only by spec.clusterName (no cluster-name label) send no event that
     // wakes this Cluster when they go: look again after a while, as CAPI's reconcileDelete.
-    context.log().info("waiting for cluster descendants cluster={} remaining={}", key, *remaining);
+    core::logInfo(context.log(), "waiting for cluster descendants",
+                  {{"cluster", key}, {"remaining", *remaining}});
     return Result::after(kDeleteRequeueAfter);
   }
   if (cluster.spec.infrastructureRef) {

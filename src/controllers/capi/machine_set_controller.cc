@@ -7,6 +7,7 @@
 #include "controllers/capi/delete_policy.h"
 #include "controllers/capi/external.h"
 #include "controllers/capi/well_known.h"
+#include "core/log.h"
 #include "runtime/api_outcome.h"
 
 namespace nodewright::controllers::capi {
@@ -124,14 +125,17 @@ Outcome MachineSetController::reconcile(const runtime::Request& request,
   bool creationFailed = false;
   std::optional<kube::ApiError> failure;
   if (diff > 0) {
-    context.log().info("creating machines machineset={} count={}", request.key(), diff);
+    core::logInfo(context.log(), "creating machines",
+                  {{"machineset", request.key()}, {"count", diff}});
     if (auto created = createMachines(set, diff, context); !created) {
       creationFailed = true;
       failure = created.error();
     }
   } else if (diff < 0) {
-    context.log().info("deleting machines machineset={} count={} policy={}", request.key(), -diff,
-                       set.spec.deletePolicy.value_or(kRandomDeletePolicy));
+    core::logInfo(context.log(), "deleting machines",
+                  {{"machineset", request.key()},
+                   {"count", -diff},
+                   {"policy", set.spec.deletePolicy.value_or(kRandomDeletePolicy)}});
     if (auto deleted = deleteMachines(set, *machines, static_cast<size_t>(-diff)); !deleted) {
       failure = deleted.error();
     }

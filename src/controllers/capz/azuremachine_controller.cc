@@ -8,6 +8,7 @@
 #include "controllers/capz/azuremachine/machine_status.h"
 #include "controllers/capz/azuremachine/services.h"
 #include "controllers/capz/lookup.h"
+#include "core/log.h"
 #include "runtime/api_outcome.h"
 #include "runtime/finalizers.h"
 
@@ -184,8 +185,8 @@ Outcome AzureMachineController::reconcileNormal(AzureMachine& machine, const Own
   if (am::retryingProvisioning(machine)) {
     // CAPZ drops the failed operation's future and PUTs again on a later reconcile; the wait
     // keeps a failing region from being asked in a tight loop.
-    context.log().warn("the VM failed to provision; trying again in {} ms",
-                       options_.waitRequeue.count());
+    core::logWarn(context.log(), "the VM failed to provision, trying again",
+                  {{"after", options_.waitRequeue}});
     return Result::after(options_.waitRequeue);
   }
   return after(*pass);

@@ -6,6 +6,7 @@
 #include "api/core/pod.h"
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::disruption {
 namespace {
@@ -100,8 +101,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     auto step = orchestrator_.resume(caches, view, claim);
     if (!step) {
-      context.log().warn("disruption of {}: {}", claim.claim->metadata.name,
-                         step.error().message());
+      core::logWarn(context.log(), "disruption step failed",
+                    {{"nodeclaim", claim.claim->metadata.name}, {"error", step.error()}});
       continue;
     }
     recordStep(report, claim.claim->metadata.name, *step);
@@ -130,7 +131,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     const auto& budget = known->second;
     if (!budget) {
-      context.log().warn("nodepool {}: {}", pool, budget.error().message());
+      core::logWarn(context.log(), "reading the disruption budget failed",
+                    {{"nodepool", pool}, {"error", budget.error()}});
       report.blocked.push_back(name + ": " + budget.error().message());
       continue;
     }
@@ -143,7 +145,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     auto step =
         orchestrator_.start(caches, view, candidate, budget->verdict.description, startedNodes);
     if (!step) {
-      context.log().warn("disrupting {}: {}", name, step.error().message());
+      core::logWarn(context.log(), "disrupting failed",
+                    {{"nodeclaim", name}, {"error", step.error()}});
       continue;
     }
     if (*step == Step::Blocked) {
@@ -155,8 +158,8 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     }
     ++startedInPool[pool];
     report.started.push_back(name);
-    context.log().info("disrupting nodeclaim={} reason={} why={}", name, candidate.reason,
-                       candidate.why);
+    core::logInfo(context.log(), "disrupting",
+                  {{"nodeclaim", name}, {"reason", candidate.reason}, {"why", candidate.why}});
     recordStep(report, name, *step);
   }
   for (const char* reason : {kReasonDrifted, kReasonEmpty, kReasonExpired}) {

@@ -5,6 +5,7 @@
 #include "api/karpenter/well_known.h"
 #include "controllers/disruption/drift.h"
 #include "controllers/nodeclaim/conditions.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::disruption {
 namespace {
@@ -194,8 +195,10 @@ runtime::Outcome DriftController::reconcile(const runtime::Request& request,
   }
   if (drift != nullptr && (current == nullptr || current->status != nodeclaim::kTrue)) {
     drifted_.with({drift->reason, pool->metadata.name}).inc();
-    context.log().info("nodeclaim drifted nodeclaim={} reason={} {}", claim->metadata.name,
-                       drift->reason, message);
+    core::logInfo(context.log(), "nodeclaim drifted",
+                  {{"nodeclaim", claim->metadata.name},
+                   {"reason", drift->reason},
+                   {"detail", message}});
     if (events_ != nullptr) {
       events_->event(*cached, runtime::EventType::Normal, "Drifted", message);
     }

@@ -4,6 +4,8 @@
 #include <optional>
 #include <set>
 
+#include "core/log.h"
+
 namespace nodewright::controllers::garbagecollection {
 namespace {
 
@@ -79,12 +81,14 @@ core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& cla
     }
     if (auto removed = cloud_.remove(machine.providerID);
         !removed && !removed.error().is(core::Code::NotFound)) {
-      context.log().warn("terminating {}: {}", machine.providerID, removed.error().message());
+      core::logWarn(context.log(), "terminating a machine failed",
+                    {{"provider-id", machine.providerID}, {"error", removed.error()}});
       continue;
     }
-    context.log().info("terminated {} (nodeclaim {}): no NodeClaim accounts for it",
-                       machine.providerID,
-                       machine.nodeClaimName.empty() ? "unknown" : machine.nodeClaimName);
+    core::logInfo(
+        context.log(), "terminated a machine no NodeClaim accounts for",
+        {{"provider-id", machine.providerID},
+         {"nodeclaim", machine.nodeClaimName.empty() ? "unknown" : machine.nodeClaimName}});
     collected_.with({"machine"}).inc();
     summary.terminatedMachines.push_back(machine.providerID);
   }
@@ -103,12 +107,12 @@ core::Result<CollectionSummary> GarbageCollector::collect(const kube::Cache& cla
     options.preconditionUid = claim.metadata.uid;  // the cached claim, not a newer namesake
     auto removed = nodeClaims_.remove("", claim.metadata.name, options);
     if (!removed && !removed.error().is(kube::Reason::NotFound)) {
-      context.log().warn("deleting nodeclaim {}: {}", claim.metadata.name,
-                         removed.error().describe());
+      core::logWarn(context.log(), "deleting a nodeclaim failed",
+                    {{"nodeclaim", claim.metadata.name}, {"error", removed.error().describe()}});
       continue;
     }
-    context.log().info("deleted nodeclaim {}: its machine {} is gone", claim.metadata.name,
-                       providerID);
+    core::logInfo(context.log(), "deleted a nodeclaim whose machine is gone",
+                  {{"nodeclaim", claim.metadata.name}, {"provider-id", providerID}});
     collected_.with({"nodeclaim"}).inc();
     summary.deletedNodeClaims.push_back(claim.metadata.name);
   }

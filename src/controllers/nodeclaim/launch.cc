@@ -1,7 +1,9 @@
 // The Launched phase and the registration timeout of the NodeClaim lifecycle.
+
 #include "controllers/nodeclaim/conditions.h"
 #include "controllers/nodeclaim/lifecycle_controller.h"
 #include "controllers/nodeclaim/well_known.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::nodeclaim {
 namespace {
@@ -31,8 +33,8 @@ auto LifecycleController::launch(NodeClaim& claim, runtime::Context& context)
       // a new claim that avoids the offerings the cloud just marked unavailable.
       event(claim, runtime::EventType::Warning, "InsufficientCapacityError",
             "NodeClaim " + name + " event: " + truncated(error.message()));
-      context.log().error("failed launching nodeclaim nodeclaim={} error={}", name,
-                          error.message());
+      core::logError(context.log(), "failed launching nodeclaim",
+                     {{"nodeclaim", name}, {"error", error}});
       if (auto deleted = deleteClaim(claim); !deleted) {
         return core::fail(deleted.error());
       }
@@ -80,8 +82,11 @@ auto LifecycleController::launch(NodeClaim& claim, runtime::Context& context)
   event(claim, runtime::EventType::Normal, "Launched",
         "Launched " + machine.providerID + " (" + machine.instanceType + ", " + machine.zone +
             ", " + machine.capacityType + ")");
-  context.log().info("launched nodeclaim nodeclaim={} provider-id={} instance-type={} zone={}",
-                     name, machine.providerID, machine.instanceType, machine.zone);
+  core::logInfo(context.log(), "launched nodeclaim",
+                {{"nodeclaim", name},
+                 {"provider-id", machine.providerID},
+                 {"instance-type", machine.instanceType},
+                 {"zone", machine.zone}});
   return Step{};
 }
 

@@ -6,6 +6,7 @@
 
 #include "controllers/nodeclaim/lifecycle_controller.h"
 #include "controllers/nodeclaim/well_known.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::nodeclaim {
 
@@ -56,8 +57,8 @@ Outcome NodeController::reconcile(const runtime::Request& request, runtime::Cont
       return core::fail(
           removed.error().toError().wrap("deleting NodeClaim " + claim.metadata.name));
     }
-    context.log().info("deleting nodeclaim of deleted node node={} nodeclaim={}",
-                       node.metadata.name, claim.metadata.name);
+    core::logInfo(context.log(), "deleting nodeclaim of deleted node",
+                  {{"node", node.metadata.name}, {"nodeclaim", claim.metadata.name}});
     if (events_ != nullptr) {
       events_->event(api::Object(&nodes_.kind(), std::make_shared<Node>(node)),
                      runtime::EventType::Normal, "DeletingNodeClaim",

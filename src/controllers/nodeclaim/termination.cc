@@ -2,11 +2,13 @@
 // together: taint and drain the Node, terminate the machine, wait until the cloud reports it
 // gone, release the Node, then the claim. The order keeps the invariant: a claim's finalizer
 // outlives its machine, so a NodeClaim that is gone never leaves a machine running.
+
 #include <algorithm>
 #include <memory>
 
 #include "controllers/nodeclaim/lifecycle_controller.h"
 #include "controllers/nodeclaim/well_known.h"
+#include "core/log.h"
 #include "runtime/api_outcome.h"
 
 namespace nodewright::controllers::nodeclaim {
@@ -65,7 +67,8 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
             "Failed to drain node, " + std::to_string(drained->waiting) +
                 " pods are waiting to be evicted");
       }
-      context.log().debug("draining node node={} waiting={}", node.metadata.name, drained->waiting);
+      core::logDebug(context.log(), "draining node",
+                     {{"node", node.metadata.name}, {"waiting", drained->waiting}});
       return Result::waiting(options_.drainRecheck);
     }
   }

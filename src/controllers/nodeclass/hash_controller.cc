@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "controllers/nodepool/restamp.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::nodeclass {
 namespace {
@@ -87,10 +88,11 @@ std::optional<Outcome> HashController::restampClaims(const EC2NodeClass& nodeCla
     return Result::done();
   }
   if (!result->restamped.empty()) {
-    context.log().info(
-        "re-stamped nodeclaims ec2nodeclass={} from-version={} to-version={} count={}", name,
-        versionOf(nodeClass).empty() ? "none" : versionOf(nodeClass), policy_.version,
-        result->restamped.size());
+    core::logInfo(context.log(), "re-stamped nodeclaims",
+                  {{"ec2nodeclass", name},
+                   {"from-version", versionOf(nodeClass).empty() ? "none" : versionOf(nodeClass)},
+                   {"to-version", policy_.version},
+                   {"count", result->restamped.size()}});
   }
   return std::nullopt;
 }

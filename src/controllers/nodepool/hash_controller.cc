@@ -2,6 +2,7 @@
 
 #include "api/karpenter/well_known.h"
 #include "controllers/nodepool/restamp.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::nodepool {
 namespace {
@@ -74,9 +75,11 @@ std::optional<Outcome> HashController::restampClaims(const NodePool& pool,
     return Result::done();
   }
   if (!result->restamped.empty()) {
-    context.log().info("re-stamped nodeclaims nodepool={} from-version={} to-version={} count={}",
-                       name, versionOf(pool).empty() ? "none" : versionOf(pool), policy_.version,
-                       result->restamped.size());
+    core::logInfo(context.log(), "re-stamped nodeclaims",
+                  {{"nodepool", name},
+                   {"from-version", versionOf(pool).empty() ? "none" : versionOf(pool)},
+                   {"to-version", policy_.version},
+                   {"count", result->restamped.size()}});
   }
   return std::nullopt;
 }

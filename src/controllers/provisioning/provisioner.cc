@@ -7,6 +7,7 @@
 
 #include "cloud/exclusions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
+#include "core/log.h"
 
 namespace nodewright::controllers::provisioning {
 namespace {
@@ -150,7 +151,8 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   for (const auto& [name, pool] : snapshot.nodePools()) {
     auto types = cloud_.instanceTypes(*pool);
     if (!types) {
-      context.log().warn("nodepool {}: no instance types: {}", name, types.error().message());
+      core::logWarn(context.log(), "no instance types for the nodepool",
+                    {{"nodepool", name}, {"error", types.error()}});
       continue;
     }
     const size_t total = types->compatible.size() + types->excluded.size();
@@ -179,11 +181,12 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
     podEvent(snapshot, key, runtime::EventType::Warning, "FailedScheduling",
              "Failed to schedule pod, " + why + exclusions);
   }
-  context.log().info(
-      "scheduled {} pending pods in {:.3f}s: {} on existing nodes or in-flight claims, {} "
-      "new nodeclaims, {} unschedulable",
-      summary.pendingPods, summary.seconds, summary.onExistingNodes,
-      summary.createdNodeClaims.size(), summary.unschedulable);
+  core::logInfo(context.log(), "scheduled pending pods",
+                {{"pending", summary.pendingPods},
+                 {"duration", std::chrono::duration<double>(summary.seconds)},
+                 {"on-existing", summary.onExistingNodes},
+                 {"new-nodeclaims", summary.createdNodeClaims.size()},
+                 {"unschedulable", summary.unschedulable}});
   return summary;
 }
 
@@ -196,8 +199,8 @@ void Provisioner::createClaims(const ClusterSnapshot& snapshot, const scheduling
     }
     auto created = nodeClaims_.create(makeNodeClaim(*pool->second, planned, options_.hashPolicy));
     if (!created) {
-      context.log().error("nodepool {}: creating a nodeclaim: {}", planned.nodePool,
-                          created.error().describe());
+      core::logError(context.log(), "creating a nodeclaim failed",
+                     {{"nodepool", planned.nodePool}, {"error", created.error().describe()}});
       continue;
     }
     {

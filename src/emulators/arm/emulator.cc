@@ -4,8 +4,8 @@
 #include <regex>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
+#include "core/log.h"
 #include "emulators/arm/path.h"
 #include "emulators/arm/state.h"
 #include "emulators/engine/state_file.h"
@@ -114,7 +114,7 @@ core::Result<std::unique_ptr<ArmEmulator>> ArmEmulator::create(const core::Clock
       if (auto restored = emulator->restoreState(**saved); !restored) {
         return core::fail(restored.error().wrap("state file " + file));
       }
-      spdlog::info("arm: restored state from {}", file);
+      core::logInfo("arm: restored state", {{"file", file}});
     }
   }
   return emulator;
@@ -167,11 +167,12 @@ http::Response ArmEmulator::serve(const http::Request& request) {
     Reply reply = serveArm(request, action);
     engine_.stats().recordRequest(action, reply.errorCode);
     if (!reply.errorCode.empty()) {
-      spdlog::debug("arm: {} failed: {} ({})", action, reply.errorCode, reply.status);
+      core::logDebug("arm: request failed",
+                     {{"action", action}, {"code", reply.errorCode}, {"status", reply.status}});
     }
     return toHttp(reply);
   } catch (const std::exception& e) {
-    spdlog::error("arm: request failed: {}", e.what());
+    core::logError("arm: request threw", {{"error", e.what()}});
     return toHttp(errorReply(
         armError(500, "InternalServerError", "The server encountered an internal error.")));
   }

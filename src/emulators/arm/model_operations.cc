@@ -1,7 +1,7 @@
 // Writes that passed their checks: stored with their provisioningState, and the operation
 // record that reports on them.
-#include <spdlog/spdlog.h>
 
+#include "core/log.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::emulators::arm {
@@ -26,7 +26,7 @@ Transition deletion(core::TimePoint due, bool failed) {
 }
 
 Reply internalError(std::string_view what) {
-  spdlog::error("arm: internal error: {}", what);
+  core::logError("arm: internal error", {{"error", what}});
   return errorReply(
       armError(500, "InternalServerError", "The server encountered an internal error."));
 }

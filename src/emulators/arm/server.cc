@@ -1,8 +1,8 @@
 #include "emulators/arm/server.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
+#include "core/log.h"
 #include "http/certificates.h"
 
 namespace nodewright::emulators::arm {
@@ -72,7 +72,7 @@ void ArmServer::stop() {
   }
   if (saver_) {
     if (auto saved = saver_->stop(); !saved) {
-      spdlog::error("arm: saving the state file failed: {}", saved.error().message());
+      core::logError("arm: saving the state file failed", {{"error", saved.error()}});
     }
   }
 }

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "aws/query.h"
 #include "aws/sigv4.h"
 #include "aws/xml.h"
+#include "core/log.h"
 #include "emulators/ec2/pricing.h"
 #include "emulators/ec2/ssm.h"
 #include "emulators/ec2/state.h"
@@ -111,7 +111,7 @@ core::Result<std::unique_ptr<Ec2Emulator>> Ec2Emulator::create(const core::Clock
       if (auto restored = emulator->restoreState(**saved); !restored) {
         return core::fail(restored.error().wrap("state file " + file));
       }
-      spdlog::info("ec2: restored state from {}", file);
+      core::logInfo("ec2: restored state", {{"file", file}});
     }
   }
   return emulator;
@@ -181,7 +181,8 @@ http::Response Ec2Emulator::serveEc2(const http::Request& request, const std::st
   const std::string statsAction = action.empty() ? "(none)" : action;
   auto fail = [&](const aws::ApiError& error) {
     engine_.stats().recordRequest(statsAction, error.code);
-    spdlog::debug("ec2: {} failed: {} ({})", statsAction, error.code, requestId);
+    core::logDebug("ec2: request failed",
+                   {{"action", statsAction}, {"code", error.code}, {"request-id", requestId}});
     return ec2Error(error, requestId);
   };
 
@@ -325,7 +326,7 @@ void Ec2Server::stop() {
   // After the server: no request is half done, so the last save is consistent.
   if (saver_) {
     if (auto saved = saver_->stop(); !saved) {
-      spdlog::error("ec2: saving the state file failed: {}", saved.error().message());
+      core::logError("ec2: saving the state file failed", {{"error", saved.error()}});
     }
   }
 }

@@ -1,7 +1,6 @@
 #include "emulators/engine/state_saver.h"
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "emulators/engine/state_file.h"
 
 namespace nodewright::emulators {
@@ -12,7 +11,7 @@ StateSaver::StateSaver(const core::Clock& clock, std::string path, Source source
 
 StateSaver::~StateSaver() {
   if (auto stopped = stop(); !stopped) {
-    spdlog::error("emulator state: final save failed: {}", stopped.error().message());
+    core::logError("emulator state: final save failed", {{"error", stopped.error()}});
   }
 }
 
@@ -80,7 +79,7 @@ void StateSaver::run(std::chrono::steady_clock::time_point next) {
     if (source_.generation() != saved) {
       if (auto done = saveNow(); !done) {
         // Retried next round; the previous file stays as it was.
-        spdlog::warn("emulator state: save failed: {}", done.error().message());
+        core::logWarn("emulator state: save failed", {{"error", done.error()}});
       }
     }
     lock.lock();

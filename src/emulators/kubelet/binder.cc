@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/log.h"
 #include "emulators/kubelet/objects.h"
 #include "emulators/kubelet/planner.h"
 
@@ -131,9 +132,13 @@ Outcome Binder::reconcile(const runtime::Request&, runtime::Context& context) {
     stats_.lastPlanTime = planTime;
   }
   if (boundNow > 0 || marked > 0) {
-    context.log().info("scheduling pass pending={} nodes={} bound={} unschedulable={} plan-us={}",
-                       pending.size(), nodes.size(), boundNow, marked,
-                       std::chrono::duration_cast<std::chrono::microseconds>(planTime).count());
+    core::logInfo(context.log(), "scheduling pass",
+                  {{"pending", pending.size()},
+                   {"nodes", nodes.size()},
+                   {"bound", boundNow},
+                   {"unschedulable", marked},
+                   {"plan-us",
+                    std::chrono::duration_cast<std::chrono::microseconds>(planTime).count()}});
   }
   if (failure) {
     return apiFailure(*failure, "binding pods");

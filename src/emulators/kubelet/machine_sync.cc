@@ -1,6 +1,7 @@
 #include "emulators/kubelet/machine_sync.h"
 
 #include "api/karpenter/nodeclaim.h"
+#include "core/log.h"
 #include "emulators/kubelet/node_builder.h"
 #include "emulators/kubelet/objects.h"
 
@@ -70,8 +71,8 @@ core::Status MachineSync::deleteGoneNodes(const std::set<std::string>& live,
         !removed.error().is(kube::Reason::Conflict)) {
       return core::fail(removed.error().toError().wrap("deleting node " + node.metadata.name));
     }
-    context.log().info("machine gone, node deleted node={} provider-id={}", node.metadata.name,
-                       node.spec.providerID);
+    core::logInfo(context.log(), "machine gone, node deleted",
+                  {{"node", node.metadata.name}, {"provider-id", node.spec.providerID}});
   }
   return core::ok();
 }
@@ -98,7 +99,8 @@ core::Status MachineSync::registerNode(const cloud::Machine& machine, runtime::C
   }
   auto node = nodeFor(machine, claim ? &*claim : nullptr, options_.kubeletVersion, clock_.now());
   if (!node) {
-    context.log().debug("capacity unknown, node waits provider-id={}", machine.providerID);
+    core::logDebug(context.log(), "capacity unknown, node waits",
+                   {{"provider-id", machine.providerID}});
     return core::ok();
   }
   const auto& kind = kube::kindOf<Node>(client_.registry());
@@ -108,8 +110,10 @@ core::Status MachineSync::registerNode(const cloud::Machine& machine, runtime::C
   }
   std::lock_guard lock(mu_);
   registered_.insert(machine.providerID);
-  context.log().info("node registered node={} provider-id={} instance-type={}",
-                     nodeNameOf(machine.providerID), machine.providerID, machine.instanceType);
+  core::logInfo(context.log(), "node registered",
+                {{"node", nodeNameOf(machine.providerID)},
+                 {"provider-id", machine.providerID},
+                 {"instance-type", machine.instanceType}});
   return core::ok();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/karpenter/nodeclaim.h"
+#include "core/log.h"
 #include "emulators/kubelet/objects.h"
 
 namespace nodewright::emulators::kubelet {
@@ -73,7 +74,7 @@ Outcome NodeLifecycle::reconcile(const runtime::Request& request, runtime::Conte
       return core::fail(ready.error());
     }
     if (!*ready) {
-      context.log().info("node ready node={}", node.metadata.name);
+      core::logInfo(context.log(), "node ready", {{"node", node.metadata.name}});
     }
     wait = *ready;
   }

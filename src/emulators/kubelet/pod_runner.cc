@@ -1,5 +1,6 @@
 #include "emulators/kubelet/pod_runner.h"
 
+#include "core/log.h"
 #include "emulators/kubelet/objects.h"
 
 namespace nodewright::emulators::kubelet {
@@ -111,7 +112,7 @@ Outcome PodRunner::collect(const Pod& pod, runtime::Context& context) {
   if (!node.error().is(kube::Reason::NotFound)) {
     return apiFailure(node.error(), "reading node " + pod.spec.nodeName);
   }
-  context.log().info("node gone, pod deleted node={}", pod.spec.nodeName);
+  core::logInfo(context.log(), "node gone, pod deleted", {{"node", pod.spec.nodeName}});
   return forceDelete(pod, context);
 }
 

@@ -1,6 +1,6 @@
 #include "cloud/aws/cache/unavailable_offerings.h"
 
-#include <spdlog/spdlog.h>
+#include "core/log.h"
 
 namespace nodewright::cloud::aws {
 
@@ -9,8 +9,10 @@ UnavailableOfferings::UnavailableOfferings(const core::Clock& clock, std::chrono
 
 void UnavailableOfferings::markUnavailable(std::string_view instanceType, std::string_view zone,
                                            std::string_view capacityType, std::string_view reason) {
-  spdlog::debug("aws: offering unavailable instance-type={} zone={} capacity-type={} reason={}",
-                instanceType, zone, capacityType, reason);
+  core::logDebug("aws: offering unavailable", {{"instance-type", instanceType},
+                                               {"zone", zone},
+                                               {"capacity-type", capacityType},
+                                               {"reason", reason}});
   std::lock_guard lock(mu_);
   expires_[Key(instanceType, zone, capacityType)] = clock_.steadyNow() + ttl_;
   ++generation_;

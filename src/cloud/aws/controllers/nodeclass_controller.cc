@@ -1,5 +1,4 @@
 #include "cloud/aws/controllers/nodeclass_controller.h"
-#include "runtime/api_outcome.h"
 
 #include <algorithm>
 #include <memory>
@@ -7,6 +6,8 @@
 #include "api/codec.h"
 #include "api/object.h"
 #include "cloud/aws/nodeclass/status.h"
+#include "core/log.h"
+#include "runtime/api_outcome.h"
 
 namespace nodewright::cloud::aws {
 
@@ -93,7 +94,8 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
   if (!claims->empty()) {
     event(nodeClass, runtime::EventType::Normal, kWaitingOnNodeClaims,
           "Waiting on NodeClaim termination for " + joined(*claims));
-    context.log().debug("waiting on nodeclaims node-class={} nodeclaims={}", name, joined(*claims));
+    core::logDebug(context.log(), "waiting on nodeclaims",
+                   {{"node-class", name}, {"nodeclaims", joined(*claims)}});
     return Result::waiting(options_.terminationRecheck);
   }
   if (!context.leading()) {
@@ -123,8 +125,8 @@ Outcome NodeClassController::finalize(const EC2NodeClass& nodeClass, runtime::Co
     std::lock_guard lock(mu_);
     cleanedGeneration_.erase(name);
   }
-  context.log().info("released node class node-class={} launch-templates={}", name,
-                     deleted->size());
+  core::logInfo(context.log(), "released node class",
+                {{"node-class", name}, {"launch-templates", deleted->size()}});
   return Result::done();
 }
 
@@ -183,8 +185,10 @@ core::Status NodeClassController::deleteStaleTemplates(const EC2NodeClass& nodeC
     cleanedGeneration_[name] = nodeClass.metadata.generation;
   }
   if (!deleted->empty()) {
-    context.log().info("deleted stale launch templates node-class={} generation={} count={}", name,
-                       nodeClass.metadata.generation, deleted->size());
+    core::logInfo(context.log(), "deleted stale launch templates",
+                  {{"node-class", name},
+                   {"generation", nodeClass.metadata.generation},
+                   {"count", deleted->size()}});
   }
   return {};
 }

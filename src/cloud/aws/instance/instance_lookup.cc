@@ -1,11 +1,11 @@
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "aws/error_class.h"
 #include "cloud/aws/instance/instance_provider.h"
 #include "cloud/aws/launch/template_data.h"
+#include "core/log.h"
 
 // The InstanceProvider's reads and deletes: batched DescribeInstances and TerminateInstances,
 // list by ownership tag, and garbage collection. create() is in instance_provider.cc.
@@ -77,8 +77,8 @@ core::Status InstanceProvider::remove(const std::string& instanceId) {
   if (!change) {
     return core::fail(change.error());
   }
-  spdlog::info("aws: terminating instance instance-id={} previous-state={}", instanceId,
-               change->previousState);
+  core::logInfo("aws: terminating instance",
+                {{"instance-id", instanceId}, {"previous-state", change->previousState}});
   return core::ok();
 }
 
@@ -127,7 +127,7 @@ core::Result<std::vector<sdk::Instance>> InstanceProvider::garbageCollect(
     for (size_t k = begin; k < end; ++k) {
       auto it = answers.find(orphans[k].instanceId);
       if (it != answers.end() && it->second) {
-        spdlog::info("aws: garbage-collected instance instance-id={}", orphans[k].instanceId);
+        core::logInfo("aws: garbage-collected instance", {{"instance-id", orphans[k].instanceId}});
         terminated.push_back(orphans[k]);
       } else if (it != answers.end() && !it->second.error().is(core::Code::NotFound)) {
         return core::fail(it->second.error().wrap("terminating " + orphans[k].instanceId));

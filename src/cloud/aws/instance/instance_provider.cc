@@ -1,7 +1,6 @@
 #include "cloud/aws/instance/instance_provider.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <tuple>
@@ -10,6 +9,7 @@
 #include "api/labels.h"
 #include "aws/error_class.h"
 #include "cloud/aws/instancetype/types.h"
+#include "core/log.h"
 
 // create(): plan the launch (launch/plan.h), send one CreateFleet, learn from its errors.
 // get/list/remove/GC are in instance_lookup.cc.
@@ -133,11 +133,11 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   instance.lifecycle = result->lifecycle == kCapacityTypeSpot ? "spot" : "";
   instance.launchTime = clock_.now();
   instance.tags = fleet.tags;
-  spdlog::info(
-      "aws: launched instance nodeclaim={} instance-id={} instance-type={} zone={} "
-      "capacity-type={}",
-      claim.metadata.name, instance.instanceId, instance.instanceType, instance.availabilityZone,
-      plan.capacityType);
+  core::logInfo("aws: launched instance", {{"nodeclaim", claim.metadata.name},
+                                           {"instance-id", instance.instanceId},
+                                           {"instance-type", instance.instanceType},
+                                           {"zone", instance.availabilityZone},
+                                           {"capacity-type", plan.capacityType}});
   return instance;
 }
 

@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
 
 #include "aws/error_class.h"
 #include "cloud/aws/networkinterface/compatibility.h"
 #include "cloud/aws/networkinterface/slot.h"
 #include "cloud/aws/nodeclass/lookup.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -190,8 +190,8 @@ core::Result<InstanceTypeProvider::SnapshotPtr> InstanceTypeProvider::snapshot()
   if (!next) {
     lastFailure_ = clock_.steadyNow();
     if (current_) {
-      spdlog::warn("aws: instance type refresh failed, using the last answers error={}",
-                   next.error().message());
+      core::logWarn("aws: instance type refresh failed, using the last answers",
+                    {{"error", next.error()}});
       return current_;
     }
     return core::fail(next.error());

@@ -1,11 +1,10 @@
 #include "cloud/aws/launch/template_provider.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <utility>
 
 #include "aws/error_class.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -55,9 +54,12 @@ core::Result<std::string> LaunchTemplateProvider::ensure(const TemplateSpec& spe
     return core::fail(wrapped(created.error(), "creating launch template " + spec.name));
   }
   if (created) {
-    spdlog::info("aws: created launch template name={} id={} node-class={}", spec.name,
-                 created->launchTemplateId,
-                 spec.tags.count(kTagNodeClass) != 0 ? spec.tags.at(kTagNodeClass) : std::string());
+    core::logInfo(
+        "aws: created launch template",
+        {{"name", spec.name},
+         {"id", created->launchTemplateId},
+         {"node-class",
+          spec.tags.count(kTagNodeClass) != 0 ? spec.tags.at(kTagNodeClass) : std::string()}});
   }
   remember(spec.name);
   return spec.name;
@@ -90,8 +92,8 @@ core::Result<std::vector<std::string>> LaunchTemplateProvider::cleanup(
       return core::fail(wrapped(ok.error(), "deleting launch template " + t.launchTemplateName));
     }
     if (ok) {
-      spdlog::info("aws: deleted launch template name={} node-class={}", t.launchTemplateName,
-                   nodeClassName);
+      core::logInfo("aws: deleted launch template",
+                    {{"name", t.launchTemplateName}, {"node-class", nodeClassName}});
       deleted.push_back(t.launchTemplateName);
     }
   }

@@ -1,10 +1,10 @@
 #include "cloud/aws/pricing/pricing_provider.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "aws/error_class.h"
 #include "cloud/aws/pricing/ondemand_prices.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::aws {
 
@@ -44,8 +44,8 @@ core::Status PricingProvider::refreshOnDemand() {
   std::lock_guard refresh(refreshMu_);
   auto prices = pricing_->onDemandLinuxPrices(options_.region);
   if (!prices) {
-    spdlog::warn("aws: on-demand price refresh failed, keeping the known prices region={} error={}",
-                 options_.region, prices.error().code);
+    core::logWarn("aws: on-demand price refresh failed, keeping the known prices",
+                  {{"region", options_.region}, {"error", prices.error().code}});
     return core::fail(sdk::toCoreError(prices.error()).wrap("refreshing on-demand prices"));
   }
   if (prices->empty()) {
@@ -70,8 +70,8 @@ core::Status PricingProvider::refreshSpot() {
 core::Status PricingProvider::refreshSpotLocked() {
   auto prices = ec2_.describeSpotPriceHistory({}, clock_.now());
   if (!prices) {
-    spdlog::warn("aws: spot price refresh failed, keeping the known prices error={}",
-                 prices.error().code);
+    core::logWarn("aws: spot price refresh failed, keeping the known prices",
+                  {{"error", prices.error().code}});
     std::lock_guard lock(mu_);
     spotLastFailure_ = clock_.steadyNow();
     return core::fail(sdk::toCoreError(prices.error()).wrap("describing spot price history"));
