@@ -21,7 +21,16 @@ def strip(src):
     out, i, n = [], 0, len(src)
     while i < n:
         c = src[i]
-        if src.startswith("//", i):
+        if c == "#" and src[src.rfind("\n", 0, i) + 1 : i].strip(" \t") == "":
+            # A preprocessor directive (#else is not an else); continued lines too.
+            j = i
+            while True:
+                j = src.find("\n", j)
+                if j < 0 or src[j - 1] != "\\":
+                    break
+                j += 1
+            j = n if j < 0 else j
+        elif src.startswith("//", i):
             j = src.find("\n", i)
             j = n if j < 0 else j
         elif src.startswith("/*", i):

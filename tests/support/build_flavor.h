@@ -18,7 +18,7 @@ namespace nodewright::test_support {
 #if defined(NDEBUG) && !defined(NW_TEST_SANITIZED)
 inline constexpr bool kOptimisedBuild = true;
 #else
-{ inline constexpr bool kOptimisedBuild = false; }
+inline constexpr bool kOptimisedBuild = false;
 #endif
 
 }  // namespace nodewright::test_support

@@ -64,7 +64,7 @@ const char* platform() {
 #elif defined(__aarch64__)
   return "linux/arm64";
 #else
-  { return "linux/unknown"; }
+  return "linux/unknown";
 #endif
 }
 
