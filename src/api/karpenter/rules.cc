@@ -251,8 +251,9 @@ void validateRequirementList(const std::vector<NodeSelectorRequirementWithMinVal
                     static_cast<int64_t>(r.values.size()) < *r.minValues;
   }
   if (inWithoutValues) {
-    errors.push_back(
-        {path.str(), celError("array", "requirements with operator 'In' must have a value defined")});
+    errors.push_back({path.str(), celError("array",
+                                           "requirements with operator 'In' must have a value "
+                                           "defined")});
   }
   if (badComparison) {
     errors.push_back({path.str(), celError("array",

@@ -3,6 +3,9 @@
 #include <initializer_list>
 #include <string>
 
+#include "api/object.h"
+#include "api/registry.h"
+
 namespace nodewright::api::karpenter {
 namespace {
 
@@ -39,9 +42,13 @@ FieldErrors nodePoolTransitionErrors(const Json& current, const Json& next) {
 
 FieldErrors nodeClaimTransitionErrors(const Json& current, const Json& next) {
   FieldErrors errors;
-  const Json& before = at(current, {"spec"});
-  const Json& after = at(next, {"spec"});
-  if (!before.is_null() && !after.is_null() && before != after) {
+  // Compared as the model reads them, as CEL compares typed values: a client that round-trips
+  // the object (720h back as 720h0m0s, an empty list left out) has not changed the spec.
+  DecodedObject before = decodeObject(current, builtinRegistry());
+  DecodedObject after = decodeObject(next, builtinRegistry());
+  if (!before.object || !after.object) return errors;
+  const Json was = before.object->toJson().value("spec", Json());
+  if (was != after.object->toJson().value("spec", Json())) {
     errors.push_back({"spec", fielderr::invalid(Json("object"), "spec is immutable")});
   }
   return errors;

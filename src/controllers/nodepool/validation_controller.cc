@@ -66,7 +66,7 @@ Outcome ValidationController::reconcile(const runtime::Request& request,
     if (written.error().is(kube::Reason::NotFound)) {
       return Result::done();
     }
-    return apiFailure(written.error(), "writing the status of NodePool " + request.name);
+    return runtime::apiFailure(written.error(), "writing the status of NodePool " + request.name);
   }
   return Result::done();
 }
