@@ -297,17 +297,17 @@ void addTaintCases(std::vector<Case>& c, Kind kind, const char* file) {
                           "[{key: a, value: b, effect: NoSchedule}, {key: c, value: d, effect: "
                           "NoExecute}, {key: e, value: f, effect: PreferNoSchedule}, {key: "
                           "key-only, effect: NoExecute}]")));
-    c.push_back(bad("taint key ???", src(file, 74), kind, taints(kind, "[{key: '???'}]"),
+    c.push_back(bad("taint key ???", src(file, 74), kind, taints(kind, "[{key: '?\?\?'}]"),
                     "spec.taints[0]"));
   }
   c.push_back(bad("taint without key", src(file, pool ? 394 : 77), kind,
                   taints(kind, "[{effect: NoSchedule}]"), specPath(kind, "taints[0].key"),
                   invalid));
   c.push_back(bad("taint value ???", src(file, pool ? 399 : 81), kind,
-                  taints(kind, "[{key: invalid-value, effect: NoSchedule, value: '???'}]"),
+                  taints(kind, "[{key: invalid-value, effect: NoSchedule, value: '?\?\?'}]"),
                   specPath(kind, "taints[0].value"), invalid));
   c.push_back(bad("taint effect ???", src(file, pool ? 404 : 85), kind,
-                  taints(kind, "[{key: invalid-effect, effect: '???'}]"),
+                  taints(kind, "[{key: invalid-effect, effect: '?\?\?'}]"),
                   specPath(kind, "taints[0].effect"), invalid));
   c.push_back(ok("same taint key, different effects", src(file, pool ? 409 : 89), kind,
                  taints(kind, "[{key: a, effect: NoSchedule}, {key: a, effect: NoExecute}]"),
