@@ -25,12 +25,6 @@ bool contains(const std::vector<std::string>& values, const std::string& v) {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
 
-bool isNonNegativeInteger(const std::string& s) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size() && v >= 0;
-}
-
 // "10%", "5.5%" or "100%"; the kubelet's percentage form of an eviction threshold.
 bool isPercentage(const std::string& s) {
   if (s.size() < 2 || s.back() != '%') {
@@ -51,63 +45,42 @@ bool isPercentage(const std::string& s) {
   return w < 100 || (w == 100 && frac.find_first_not_of('0') == std::string::npos);
 }
 
+// The NodeSelectorRequirementWithMinValues item schema of karpenter.sh/v1: the key by pattern
+// and CEL domain rules, each value by pattern and length. The rules that relate operator,
+// values and minValues sit on the list (rules::validateRequirementList); key syntax beyond the
+// pattern is checked at runtime.
 void validateRequirement(const NodeSelectorRequirementWithMinValues& r, const FieldPath& p,
                          FieldErrors& errs) {
   if (!r.key.empty()) {
-    if (!rules::isQualifiedName(r.key)) {
-      errs.push_back(
-          {p.child("key").str(), fielderr::invalid(Json(r.key), rules::kQualifiedNameDetail)});
-    } else if (auto reason = rules::restrictedLabel(r.key, true)) {
-      errs.push_back({p.child("key").str(), fielderr::invalid(Json(r.key), *reason)});
+    std::string at = p.child("key").str();
+    if (!rules::matchesKeyPattern(r.key)) {
+      errs.push_back({at, rules::patternError(r.key, at, rules::kKeyPattern)});
+    }
+    for (const std::string& m : rules::restrictedKeyMessages(r.key, false)) {
+      errs.push_back({at, rules::celError("string", m)});
     }
   }
   for (size_t i = 0; i < r.values.size(); ++i) {
-    if (!rules::isLabelValue(r.values[i])) {
-      errs.push_back({p.child("values").index(i).str(),
-                      fielderr::invalid(Json(r.values[i]), rules::kLabelValueDetail)});
+    std::string at = p.child("values").index(i).str();
+    if (r.values[i].size() > 63) {
+      errs.push_back({at, "Too long: may not be more than 63 bytes"});
     }
-  }
-  const std::string& op = r.operator_;
-  FieldPath values = p.child("values");
-  if (op == "In" && r.values.empty()) {
-    errs.push_back({values.str(), fielderr::required() + ": operator In needs at least one value"});
-  } else if ((op == "Exists" || op == "DoesNotExist") && !r.values.empty()) {
-    errs.push_back(
-        {values.str(), fielderr::invalid(Json(r.values), "operator " + op + " takes no values")});
-  } else if (op == "Gt" || op == "Lt" || op == "Gte" || op == "Lte") {
-    if (r.values.size() != 1) {
-      errs.push_back({values.str(), fielderr::invalid(Json(r.values), "operator " + op +
-                                                                          " takes exactly one "
-                                                                          "value")});
-    } else if (!isNonNegativeInteger(r.values[0])) {
-      errs.push_back({values.index(0).str(),
-                      fielderr::invalid(Json(r.values[0]),
-                                        "operator " + op + " needs a non-negative integer")});
-    }
-  }
-  if (r.minValues) {
-    FieldPath minValues = p.child("minValues");
-    if (!op.empty() && op != "In" && op != "Exists" && contains(kOperators, op)) {
-      errs.push_back({minValues.str(),
-                      fielderr::forbidden("minValues applies only to operators In and Exists")});
-    } else if (op == "In" && !r.values.empty() && *r.minValues > 0 &&
-               static_cast<size_t>(*r.minValues) > r.values.size()) {
-      errs.push_back(
-          {minValues.str(),
-           fielderr::invalid(Json(*r.minValues), "must not exceed the number of values (" +
-                                                     std::to_string(r.values.size()) + ")")});
+    if (!rules::matchesValuePattern(r.values[i])) {
+      errs.push_back({at, rules::patternError(r.values[i], at, rules::kValuePattern)});
     }
   }
 }
 
+// The core/v1 Taint item schema the karpenter.sh CRDs carry: key and value by pattern (no length
+// limit; IsQualifiedName is checked at runtime).
 void validateTaint(const Taint& t, const FieldPath& p, FieldErrors& errs) {
-  if (!t.key.empty() && !rules::isQualifiedName(t.key)) {
-    errs.push_back(
-        {p.child("key").str(), fielderr::invalid(Json(t.key), rules::kQualifiedNameDetail)});
+  if (!t.key.empty() && !rules::matchesKeyPattern(t.key)) {
+    std::string at = p.child("key").str();
+    errs.push_back({at, rules::patternError(t.key, at, rules::kKeyPattern)});
   }
-  if (!t.value.empty() && !rules::isQualifiedName(t.value)) {
-    errs.push_back(
-        {p.child("value").str(), fielderr::invalid(Json(t.value), rules::kQualifiedNameDetail)});
+  if (!t.value.empty() && !rules::matchesKeyPattern(t.value)) {
+    std::string at = p.child("value").str();
+    errs.push_back({at, rules::patternError(t.value, at, rules::kKeyPattern)});
   }
 }
 
@@ -252,9 +225,8 @@ const StructSchema& describe(Tag<NodeClassReference>) {
           .required()
           .validate([](const R& r, const FieldPath& p, FieldErrors& errs) {
             if (r.group.find('/') != std::string::npos) {
-              errs.push_back(
-                  {p.child("group").str(),
-                   fielderr::invalid(Json(r.group), "must be an API group without a version")});
+              std::string at = p.child("group").str();
+              errs.push_back({at, rules::patternError(r.group, at, "^[^/]*$")});
             }
           })
           .build();

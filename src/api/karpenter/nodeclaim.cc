@@ -53,7 +53,7 @@ const StructSchema& describe(Tag<NodeClaimSpec>) {
           .pattern("^([0-9]+(s|m|h))+$")
           .field<&S::kubelet>("kubelet", "Kubelet settings for the node.")
           .validate([](const S& s, const FieldPath& p, FieldErrors& errs) {
-            rules::validateTaintLists(s.taints, s.startupTaints, p, errs);
+            rules::validateRequirementList(s.requirements, p.child("requirements"), errs);
             rules::checkDuration(s.expireAfter, rules::DurationRule::SecondsOrNever,
                                  p.child("expireAfter"), errs);
             rules::checkDuration(s.terminationGracePeriod, rules::DurationRule::Seconds,

@@ -1,9 +1,10 @@
 #include "api/karpenter/nodepool.h"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "api/karpenter/rules.h"
-#include "core/cron.h"
 
 namespace nodewright::api::karpenter {
 
@@ -12,6 +13,9 @@ using reflect::StructSchema;
 using reflect::Tag;
 
 namespace {
+
+constexpr const char* kSchedulePattern =
+    R"(^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$)";
 
 bool allDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -26,41 +30,75 @@ bool isBudgetNodes(std::string_view s) {
   return allDigits(s);
 }
 
-// Standard five-field cron or one of the predefined schedules; timezones are not supported.
-void validateBudget(const Budget& b, const FieldPath& p, FieldErrors& errs) {
-  if (!b.nodes.empty() && !isBudgetNodes(b.nodes)) {
-    errs.push_back(
-        {p.child("nodes").str(),
-         fielderr::invalid(Json(b.nodes), "must be a node count or a percentage up to 100%")});
-  }
-  // The same parser the disruption controller evaluates budgets with: what is admitted runs.
-  if (!b.schedule.empty()) {
-    if (auto cron = core::CronSchedule::parse(b.schedule); !cron) {
-      errs.push_back(
-          {p.child("schedule").str(), fielderr::invalid(Json(b.schedule), cron.error().message())});
+// The CRD's schedule pattern, as Go's regexp.MatchString applies it: a search, in which only
+// the first alternative is anchored at the start. Run as a small automaton (linear, as RE2 is;
+// a backtracking regex is polynomial in the length here). The cron itself is parsed when the
+// budget is used, as upstream does: a schedule the pattern admits but cron rejects is reported
+// by the disruption controller, not refused here.
+bool matchesSchedulePattern(std::string_view s) {
+  for (std::string_view word :
+       {"annually", "yearly", "monthly", "weekly", "daily", "midnight", "hourly"}) {
+    if (s.size() > word.size() && s[0] == '@' && s.substr(1, word.size()) == word) {
+      return true;
     }
   }
-  if (!b.schedule.empty() && !b.duration) {
-    errs.push_back({p.child("duration").str(),
-                    fielderr::required() + ": a schedule needs a duration to be active for"});
+  // (.+)\s(.+)\s(.+)\s(.+)\s(.+)$ where '.' is anything but '\n' and \s is [\t\n\f\r ].
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
+  std::array<bool, 5> inField{};   // inside field k, having read at least one character
+  std::array<bool, 4> afterSep{};  // just read the separator after field k
+  for (char c : s) {
+    std::array<bool, 5> field{};
+    std::array<bool, 4> sep{};
+    field[0] = c != '\n';  // the search may start anywhere
+    for (size_t k = 0; k < 5; ++k) {
+      field[k] = field[k] || (c != '\n' && (inField[k] || (k > 0 && afterSep[k - 1])));
+      if (k < 4) {
+        sep[k] = space(c) && inField[k];
+      }
+    }
+    inField = field;
+    afterSep = sep;
   }
-  if (b.schedule.empty() && b.duration) {
-    errs.push_back(
-        {p.child("schedule").str(), fielderr::required() + ": a duration needs a schedule"});
+  return inField[4];
+}
+
+void validateBudget(const Budget& b, const FieldPath& p, FieldErrors& errs) {
+  if (!b.nodes.empty() && !isBudgetNodes(b.nodes)) {
+    std::string at = p.child("nodes").str();
+    errs.push_back({at, rules::patternError(b.nodes, at, "^((100|[0-9]{1,2})%|[0-9]+)$")});
+  }
+  if (!b.schedule.empty() && !matchesSchedulePattern(b.schedule)) {
+    std::string at = p.child("schedule").str();
+    errs.push_back({at, rules::patternError(b.schedule, at, kSchedulePattern)});
+  }
+  // reasons is a list-type set.
+  for (size_t i = 0; i < b.reasons.size(); ++i) {
+    if (std::find(b.reasons.begin(), b.reasons.begin() + static_cast<std::ptrdiff_t>(i),
+                  b.reasons[i]) != b.reasons.begin() + static_cast<std::ptrdiff_t>(i)) {
+      errs.push_back({p.child("reasons").index(i).str(), fielderr::duplicate(Json(b.reasons[i]))});
+    }
   }
   rules::checkDuration(b.duration, rules::DurationRule::MinutesOrHours, p.child("duration"), errs);
 }
 
+void validateBudgets(const std::vector<Budget>& budgets, const FieldPath& p, FieldErrors& errs) {
+  bool unpaired = std::any_of(budgets.begin(), budgets.end(), [](const Budget& b) {
+    return b.schedule.empty() != !b.duration.has_value();
+  });
+  if (unpaired) {
+    errs.push_back({p.str(), rules::celError("array", "'schedule' must be set with 'duration'")});
+  }
+}
+
 void validateTemplateSpec(const NodeClaimTemplateSpec& s, const FieldPath& p, FieldErrors& errs) {
-  rules::validateTaintLists(s.taints, s.startupTaints, p, errs);
-  // The NodePool sets karpenter.sh/nodepool itself; a template may not constrain it.
+  // The NodePool CRD adds this rule to the requirement key (a NodeClaim may carry the key).
   for (size_t i = 0; i < s.requirements.size(); ++i) {
     if (s.requirements[i].key == "karpenter.sh/nodepool") {
       errs.push_back({p.child("requirements").index(i).child("key").str(),
-                      fielderr::invalid(Json(s.requirements[i].key),
-                                        *rules::restrictedLabel("karpenter.sh/nodepool", false))});
+                      rules::celError("string", R"(label "karpenter.sh/nodepool" is restricted)")});
     }
   }
+  rules::validateRequirementList(s.requirements, p.child("requirements"), errs);
   rules::checkDuration(s.expireAfter, rules::DurationRule::SecondsOrNever, p.child("expireAfter"),
                        errs);
   rules::checkDuration(s.terminationGracePeriod, rules::DurationRule::Seconds,
@@ -152,8 +190,7 @@ const StructSchema& describe(Tag<Budget>) {
           .field<&Budget::schedule>("schedule",
                                     "Cron schedule (UTC) when the budget becomes active; needs a "
                                     "duration. Unset: always active.")
-          .pattern(
-              R"(^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$)")
+          .pattern(kSchedulePattern)
           .field<&Budget::duration>("duration",
                                     "How long the budget stays active after each schedule hit; "
                                     "whole minutes or hours.")
@@ -170,7 +207,7 @@ const StructSchema& describe(Tag<Disruption>) {
           .field<&D::consolidationPolicy>("consolidationPolicy",
                                           "Which nodes consolidation may remove: only empty ones "
                                           "or also underutilized ones.")
-          .enums({"WhenEmpty", "WhenEmptyOrUnderutilized"})
+          .enums({"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"})
           .defaultsTo(Json("WhenEmptyOrUnderutilized"))
           .field<&D::consolidateAfter>("consolidateAfter",
                                        "How long a node must be consolidatable (no pod changes) "
@@ -183,6 +220,7 @@ const StructSchema& describe(Tag<Disruption>) {
           .maxItems(50)
           .defaultsTo(Json::array({Json{{"nodes", "10%"}}}))
           .validate([](const D& d, const FieldPath& p, FieldErrors& errs) {
+            validateBudgets(d.budgets, p.child("budgets"), errs);
             rules::checkDuration(d.consolidateAfter, rules::DurationRule::SecondsOrNever,
                                  p.child("consolidateAfter"), errs);
           })

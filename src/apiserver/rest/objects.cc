@@ -6,6 +6,7 @@
 #include "api/object.h"
 #include "apiserver/rest/object_meta.h"
 #include "apiserver/rest/object_rules.h"
+#include "apiserver/rest/schema_rules.h"
 
 namespace nodewright::apiserver::rest {
 namespace {
@@ -137,6 +138,15 @@ ApiResult<Json> Objects::canonical(const Resource& resource, const Json& object,
       message += (i ? ", " : "") + unknown[i];
     }
     return tl::unexpected(errors::badRequest(std::move(message)));
+  }
+  if (resource.custom) {
+    // Only where the model reported nothing at the same path (a required enum sent as "").
+    for (auto& e : rules::explicitEmptyEnumErrors(object, resource.schema)) {
+      if (std::none_of(invalid.begin(), invalid.end(),
+                       [&](const api::FieldError& f) { return f.path == e.path; })) {
+        invalid.push_back(std::move(e));
+      }
+    }
   }
   if (!invalid.empty() || !decoded.object) {
     return tl::unexpected(errors::invalid(resource, name, invalid));
@@ -272,7 +282,14 @@ ApiResult<Json> Objects::prepareUpdate(const Resource& resource, std::string_vie
   if (resource.group == "apiextensions.k8s.io" && subresource.empty()) {
     meta::acceptCrd(next);
   }
-  return canonical(resource, next, options);
+  auto out = canonical(resource, next, options);
+  if (!out) {
+    return out;
+  }
+  if (auto broken = rules::transitionErrors(resource, current, *out); !broken.empty()) {
+    return tl::unexpected(errors::invalid(resource, name, broken));
+  }
+  return out;
 }
 
 ApiResult<Json> Objects::update(const Resource& resource, std::string_view ns,

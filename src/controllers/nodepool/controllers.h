@@ -5,9 +5,10 @@
 #include "api/karpenter/hashing.h"
 #include "controllers/nodepool/counter_controller.h"
 #include "controllers/nodepool/hash_controller.h"
+#include "controllers/nodepool/validation_controller.h"
 #include "runtime/manager.h"
 
-// Wires the NodePool controllers (hash, counter) into a Manager.
+// Wires the NodePool controllers (hash, counter, validation) into a Manager.
 namespace nodewright::controllers::nodepool {
 
 struct Options {
@@ -25,13 +26,15 @@ class Controllers {
 
   HashController& hash() { return hash_; }
   CounterController& counter() { return counter_; }
+  ValidationController& validation() { return validation_; }
 
  private:
   HashController hash_;
   CounterController counter_;
+  ValidationController validation_;
 };
 
-// Registers nodepool.hash and nodepool.counter with `manager` (before manager.run()).
+// Registers nodepool.hash, nodepool.counter and nodepool.validation with `manager` (before manager.run()).
 [[nodiscard]] std::unique_ptr<Controllers> setup(runtime::Manager& manager, Options options = {});
 
 }  // namespace nodewright::controllers::nodepool
