@@ -30,10 +30,10 @@ spec:
     - tags:
         karpenter.sh/discovery: nodewright
   networkInterfaces:
-    - {deviceIndex: 0, networkCardIndex: 0, description: primary, deleteOnTermination: true}
-    - {deviceIndex: 1, networkCardIndex: 0, description: storage, deleteOnTermination: true}
-    - {deviceIndex: 2, networkCardIndex: 0, description: replication, deleteOnTermination: true}
-    - {deviceIndex: 3, networkCardIndex: 0, description: management, deleteOnTermination: false}
+    - {deviceIndex: 0, networkCardIndex: 0, interfaceType: interface, description: primary, deleteOnTermination: true}
+    - {deviceIndex: 1, networkCardIndex: 0, interfaceType: interface, description: storage, deleteOnTermination: true}
+    - {deviceIndex: 2, networkCardIndex: 0, interfaceType: interface, description: replication, deleteOnTermination: true}
+    - {deviceIndex: 3, networkCardIndex: 0, interfaceType: interface, description: management, deleteOnTermination: false}
 ---
 apiVersion: karpenter.sh/v1
 kind: NodePool

@@ -92,9 +92,11 @@ karpenter::NetworkInterface toV1(const seedera::NetworkInterface& ni, const Fiel
   out.associatePublicIPAddress = ni.associatePublicIPAddress;
   out.deleteOnTermination = ni.deleteOnTermination;
   out.description = ni.description;
-  out.deviceIndex = ni.deviceIndex;
-  out.interfaceType = ni.interfaceType.value_or("");
-  out.networkCardIndex = ni.networkCardIndex;
+  // v1 requires all three (aws/karpenter-provider-aws v1.14 NetworkInterface); the seed-era
+  // schema defaulted them to these.
+  out.deviceIndex = ni.deviceIndex.value_or(0);
+  out.interfaceType = ni.interfaceType.value_or("interface");
+  out.networkCardIndex = ni.networkCardIndex.value_or(0);
   out.ipv4PrefixCount = ni.ipv4PrefixCount;
   out.ipv6PrefixCount = ni.ipv6PrefixCount;
   out.subnetSelectorTerms = toSubnetTerms(

@@ -88,7 +88,61 @@ const StructSchema& describe(Tag<CapacityReservationSelectorTerm>) {
           .pattern("cr-[0-9a-z]+")
           .field<&T::ownerID>("ownerID", "The account that owns the reservations.")
           .pattern("^[0-9]{12}$")
+          .field<&T::instanceMatchCriteria>(
+              "instanceMatchCriteria",
+              "open: the reservations any matching instance may use; targeted: only instances "
+              "that name them.")
+          .enums({"open", "targeted"})
           .validate(rules::validateCapacityReservationTerm)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<PlacementGroupSelector>) {
+  using T = PlacementGroupSelector;
+  static const StructSchema s =
+      StructBuilder<T>("PlacementGroupSelector", "Selects one placement group, by name or id.")
+          .field<&T::name>("name", "The placement group's name; exclusive with id.")
+          .field<&T::id>("id", "The placement group's ID; exclusive with name.")
+          .pattern("^pg-[0-9a-z]+$")
+          .validate(rules::validatePlacementGroupSelector)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<ConnectionTracking>) {
+  using T = ConnectionTracking;
+  static const StructSchema s =
+      StructBuilder<T>("ConnectionTracking",
+                       "Idle connection-tracking timeouts of the launched interfaces (efa-only "
+                       "interfaces excluded); at least one.")
+          .field<&T::tcpEstablishedTimeout>("tcpEstablishedTimeout",
+                                            "Seconds an idle established TCP connection is "
+                                            "tracked.")
+          .min(60)
+          .max(432000)
+          .field<&T::udpStreamTimeout>("udpStreamTimeout",
+                                       "Seconds an idle UDP stream (traffic both ways) is "
+                                       "tracked.")
+          .min(60)
+          .max(180)
+          .field<&T::udpTimeout>("udpTimeout",
+                                 "Seconds an idle one-way or single request-response UDP flow "
+                                 "is tracked.")
+          .min(30)
+          .max(60)
+          .validate(rules::validateConnectionTracking)
+          .build();
+  return s;
+}
+
+const StructSchema& describe(Tag<CPUOptions>) {
+  using T = CPUOptions;
+  static const StructSchema s =
+      StructBuilder<T>("CPUOptions", "CPU options of the instances.")
+          .field<&T::nestedVirtualization>("nestedVirtualization",
+                                           "Enables or disables nested virtualization.")
+          .enums({"enabled", "disabled"})
           .build();
   return s;
 }
@@ -128,12 +182,17 @@ const StructSchema& describe(Tag<BlockDevice>) {
                                           "Whether the volume is deleted with the instance.")
           .field<&B::encrypted>("encrypted", "Whether the volume is encrypted.")
           .field<&B::iops>("iops", "Provisioned IOPS (io1, io2, gp3).")
-          .min(0)
           .field<&B::kmsKeyID>("kmsKeyID", "ARN of the KMS key that encrypts the volume.")
           .field<&B::snapshotID>("snapshotID", "Snapshot the volume is created from.")
           .field<&B::throughput>("throughput", "Provisioned throughput in MiB/s (gp3).")
-          .min(0)
-          .field<&B::volumeSize>("volumeSize", "Volume size, e.g. 100Gi.")
+          .field<&B::volumeInitializationRate>(
+              "volumeInitializationRate",
+              "MiB/s at which a volume created from snapshotID is initialized.")
+          .min(100)
+          .max(300)
+          .field<&B::volumeSize>("volumeSize",
+                                 "Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T.")
+          .pattern(rules::kVolumeSizePattern)
           .field<&B::volumeType>("volumeType", "EBS volume type.")
           .enums({"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"})
           .validate(rules::validateBlockDevice)
@@ -173,16 +232,17 @@ const StructSchema& describe(Tag<NetworkInterface>) {
           .maxLength(255)
           .field<&N::deviceIndex>("deviceIndex",
                                   "Device index of the attachment; 0 is the primary interface.")
+          .required()
           .min(0)
-          .defaultsTo(Json(0))
           .field<&N::interfaceType>("interfaceType",
-                                    "interface, efa (EFA with IP networking) or efa-only.")
-          .enums({"interface", "efa", "efa-only"})
-          .defaultsTo(Json("interface"))
+                                    "interface (ENA, or EFA with IP networking where the instance "
+                                    "type supports it) or efa-only.")
+          .required()
+          .enums({"interface", "efa-only"})
           .field<&N::networkCardIndex>("networkCardIndex",
                                        "Network card of the interface; the primary must be on 0.")
+          .required()
           .min(0)
-          .defaultsTo(Json(0))
           .field<&N::ipv4PrefixCount>("ipv4PrefixCount", "Number of IPv4 /28 prefixes to assign.")
           .min(0)
           .field<&N::ipv6PrefixCount>("ipv6PrefixCount", "Number of IPv6 /80 prefixes to assign.")
@@ -214,6 +274,10 @@ const StructSchema& describe(Tag<NetworkInterface>) {
           .forbid("subnetId", kSubnetReason)
           .forbid("subnetID", kSubnetReason)
           .validate([](const N& n, const FieldPath& p, FieldErrors& errs) {
+            rules::validateSubnetTerms(n.subnetSelectorTerms, p.child("subnetSelectorTerms"),
+                                       errs);
+            rules::validateSecurityGroupTerms(n.securityGroupSelectorTerms,
+                                              p.child("securityGroupSelectorTerms"), errs);
             if (n.interfaceType != "efa-only") {
               return;
             }
@@ -247,11 +311,16 @@ const StructSchema& describe(Tag<EC2NodeClassSpec>) {
               "capacityReservationSelectorTerms",
               "Capacity reservations the instances may launch into; terms are ORed.")
           .dynamic()
-          .maxItems(50)
+          .maxItems(30)
+          .field<&S::placementGroupSelector>("placementGroupSelector",
+                                             "The placement group the instances launch into.")
           .field<&S::associatePublicIPAddress>(
               "associatePublicIPAddress",
-              "Whether instances get public IP addresses; with networkInterfaces, set it on the "
-              "primary interface instead.")
+              "Whether instances get public IP addresses (on the primary interface).")
+          .field<&S::ipPrefixCount>("ipPrefixCount",
+                                    "IPv4 prefixes assigned to the primary interface.")
+          .min(0)
+          .behavioral()
           .field<&S::amiSelectorTerms>("amiSelectorTerms", "AMIs to launch from; terms are ORed.")
           .required()
           .dynamic()
@@ -259,7 +328,8 @@ const StructSchema& describe(Tag<EC2NodeClassSpec>) {
           .field<&S::amiFamily>("amiFamily",
                                 "UserData format and default block devices; required unless an "
                                 "alias term implies it.")
-          .enums({"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022"})
+          .enums({"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022",
+                  "Windows2025"})
           .field<&S::userData>("userData",
                                "UserData for the instances, merged with Karpenter's own per "
                                "amiFamily.")
@@ -289,11 +359,16 @@ const StructSchema& describe(Tag<EC2NodeClassSpec>) {
                            {"httpProtocolIPv6", "disabled"},
                            {"httpPutResponseHopLimit", 1},
                            {"httpTokens", "required"}})
+          .field<&S::connectionTracking>("connectionTracking",
+                                         "Idle connection-tracking timeouts of the launched "
+                                         "interfaces.")
           .field<&S::context>("context", "Reserved EC2 CreateFleet context.")
+          .field<&S::cpuOptions>("cpuOptions", "CPU options of the instances.")
           .field<&S::networkInterfaces>("networkInterfaces",
                                         "Network interfaces of the instances (seed 001); only "
                                         "instance types that can carry them are launched.")
           .mapList({"networkCardIndex", "deviceIndex"})
+          .maxItems(150)
           .validate(rules::validateEc2NodeClassSpec)
           .build();
   return s;

@@ -39,13 +39,34 @@ struct AMISelectorTerm {
 };
 const reflect::StructSchema& describe(reflect::Tag<AMISelectorTerm>);
 
-// Selects EC2 capacity reservations by tags or id.
+// Selects EC2 capacity reservations by tags, id or instance match criteria.
 struct CapacityReservationSelectorTerm {
   std::map<std::string, std::string> tags;
   std::string id;
   std::string ownerID;
+  std::string instanceMatchCriteria;  // open | targeted
 };
 const reflect::StructSchema& describe(reflect::Tag<CapacityReservationSelectorTerm>);
+
+// Selects one EC2 placement group, by name or by id.
+struct PlacementGroupSelector {
+  std::optional<std::string> name;
+  std::optional<std::string> id;
+};
+const reflect::StructSchema& describe(reflect::Tag<PlacementGroupSelector>);
+
+// Idle connection-tracking timeouts, in seconds, of the interfaces Karpenter launches.
+struct ConnectionTracking {
+  std::optional<int32_t> tcpEstablishedTimeout;
+  std::optional<int32_t> udpStreamTimeout;
+  std::optional<int32_t> udpTimeout;
+};
+const reflect::StructSchema& describe(reflect::Tag<ConnectionTracking>);
+
+struct CPUOptions {
+  std::optional<std::string> nestedVirtualization;  // enabled | disabled
+};
+const reflect::StructSchema& describe(reflect::Tag<CPUOptions>);
 
 struct MetadataOptions {
   std::optional<std::string> httpEndpoint;      // enabled | disabled
@@ -62,6 +83,7 @@ struct BlockDevice {
   std::string kmsKeyID;
   std::string snapshotID;
   std::optional<int64_t> throughput;
+  std::optional<int32_t> volumeInitializationRate;
   std::optional<core::Quantity> volumeSize;
   std::string volumeType;
 };
@@ -81,7 +103,7 @@ struct NetworkInterface {
   std::optional<bool> deleteOnTermination;
   std::string description;
   std::optional<int32_t> deviceIndex;
-  std::string interfaceType;  // interface | efa | efa-only
+  std::string interfaceType;  // interface | efa-only
   std::optional<int32_t> networkCardIndex;
   std::optional<int32_t> ipv4PrefixCount;
   std::optional<int32_t> ipv6PrefixCount;
@@ -94,7 +116,9 @@ struct EC2NodeClassSpec {
   std::vector<SubnetSelectorTerm> subnetSelectorTerms;
   std::vector<SecurityGroupSelectorTerm> securityGroupSelectorTerms;
   std::vector<CapacityReservationSelectorTerm> capacityReservationSelectorTerms;
+  std::optional<PlacementGroupSelector> placementGroupSelector;
   std::optional<bool> associatePublicIPAddress;
+  std::optional<int32_t> ipPrefixCount;
   std::vector<AMISelectorTerm> amiSelectorTerms;
   std::string amiFamily;
   std::optional<std::string> userData;
@@ -106,7 +130,9 @@ struct EC2NodeClassSpec {
   std::string instanceStorePolicy;  // RAID0
   std::optional<bool> detailedMonitoring;
   std::optional<MetadataOptions> metadataOptions;
+  std::optional<ConnectionTracking> connectionTracking;
   std::string context;
+  std::optional<CPUOptions> cpuOptions;
   std::vector<NetworkInterface> networkInterfaces;
 };
 const reflect::StructSchema& describe(reflect::Tag<EC2NodeClassSpec>);

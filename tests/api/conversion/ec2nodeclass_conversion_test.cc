@@ -337,7 +337,7 @@ INSTANTIATE_TEST_SUITE_P(
                      "equivalent"}},
         ReverseCase{"CapacityReservations",
                     [](auto& n) {
-                      n.spec.capacityReservationSelectorTerms = {{{}, "cr-1", ""}};
+                      n.spec.capacityReservationSelectorTerms = {{{}, "cr-1", "", ""}};
                     },
                     {"spec.capacityReservationSelectorTerms: Forbidden: has no "
                      "karpenter.k8s.aws/v1alpha1 equivalent"}},

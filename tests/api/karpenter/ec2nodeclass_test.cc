@@ -1,5 +1,8 @@
 #include "api/karpenter/ec2nodeclass.h"
 
+#include <functional>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "api/codec.h"
@@ -98,6 +101,9 @@ status:
 )";
 
 // Seed 001's interface list in v1 form, plus the per-interface selectors of its later iteration.
+// Karpenter v1.14 requires networkCardIndex, deviceIndex and interfaceType on every interface,
+// and allows only interface and efa-only (aws/karpenter-provider-aws v1.14.1
+// pkg/apis/v1/ec2nodeclass.go NetworkInterface).
 constexpr std::string_view kEfaNodeClass = R"(
 apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
@@ -112,11 +118,15 @@ spec:
       deviceIndex: 1
       interfaceType: efa-only
       deleteOnTermination: true
-    - description: primary
-      interfaceType: efa
+    - networkCardIndex: 0
+      deviceIndex: 0
+      description: primary
+      interfaceType: interface
       ipv4PrefixCount: 1
       ipv6PrefixCount: 1
-    - deviceIndex: 1
+    - networkCardIndex: 0
+      deviceIndex: 1
+      interfaceType: interface
       description: storage network
       subnetSelectorTerms: [{tags: {tier: storage}}]
       securityGroupSelectorTerms: [{id: sg-0abc123}]
@@ -142,7 +152,7 @@ TEST(EC2NodeClassDecodeTest, AcceptsSeedNetworkInterfacesWithPerInterfaceSelecto
   EXPECT_EQ(nc.spec.networkInterfaces[2].securityGroupSelectorTerms[0].id, "sg-0abc123");
 }
 
-TEST(EC2NodeClassDefaultsTest, FillsSecureMetadataOptionsAndInterfaceKeys) {
+TEST(EC2NodeClassDefaultsTest, FillsSecureMetadataOptions) {
   EC2NodeClass nc = decodeValid<EC2NodeClass>(kEfaNodeClass);
   ASSERT_TRUE(nc.spec.metadataOptions.has_value());
   const MetadataOptions& m = *nc.spec.metadataOptions;
@@ -150,10 +160,29 @@ TEST(EC2NodeClassDefaultsTest, FillsSecureMetadataOptionsAndInterfaceKeys) {
   EXPECT_EQ(m.httpProtocolIPv6, "disabled");
   EXPECT_EQ(m.httpPutResponseHopLimit, 1);
   EXPECT_EQ(m.httpTokens, "required");
-  const NetworkInterface& primary = nc.spec.networkInterfaces[1];
-  EXPECT_EQ(primary.interfaceType, "efa");
-  EXPECT_EQ(nc.spec.networkInterfaces[2].interfaceType, "interface");
-  EXPECT_EQ(nc.spec.networkInterfaces[2].networkCardIndex, 0);
+}
+
+// Upstream has no defaults for an interface's keys: they are required (the CRD's
+// networkInterfaces.items.required), so a missing one is refused rather than filled in.
+TEST(EC2NodeClassDecodeTest, RequiresEveryInterfaceKey) {
+  FieldErrors errs = testing::decodeOne(R"(
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: keys}
+spec:
+  role: KarpenterNodeRole
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{id: subnet-0123}]
+  securityGroupSelectorTerms: [{id: sg-0123}]
+  networkInterfaces: [{description: primary}]
+)").errors;
+  std::set<std::string> paths;
+  for (const FieldError& e : errs) {
+    paths.insert(e.path);
+  }
+  EXPECT_TRUE(paths.contains("spec.networkInterfaces[0].networkCardIndex"));
+  EXPECT_TRUE(paths.contains("spec.networkInterfaces[0].deviceIndex"));
+  EXPECT_TRUE(paths.contains("spec.networkInterfaces[0].interfaceType"));
 }
 
 TEST(EC2NodeClassDefaultsTest, CompletesPartialMetadataOptions) {
@@ -229,6 +258,59 @@ TEST(EC2NodeClassHashTest, ChangesWithStaticInterfaceFields) {
   changed = nc;
   changed.spec.networkInterfaces[2].description = "other";
   EXPECT_NE(hashOf(changed.spec), base);
+}
+
+// The fields Karpenter v1.14 added take part in the static hash as upstream's hashstructure tags
+// say (aws/karpenter-provider-aws v1.14.1 pkg/apis/v1/ec2nodeclass.go): connectionTracking,
+// cpuOptions, placementGroupSelector and volumeInitializationRate do; ipPrefixCount and the
+// capacity reservation terms (hash:"ignore") do not. Unset, none of them moves an old hash.
+TEST(EC2NodeClassHashTest, CoversTheV114FieldsAsUpstreamDoes) {
+  EC2NodeClass nc = decodeValid<EC2NodeClass>(kDocsNodeClass);
+  const uint64_t base = hashOf(nc.spec);
+  auto changes = [&](const std::function<void(EC2NodeClassSpec&)>& edit) {
+    EC2NodeClass changed = nc;
+    edit(changed.spec);
+    return hashOf(changed.spec) != base;
+  };
+  EXPECT_TRUE(changes([](auto& s) { s.connectionTracking = ConnectionTracking{{}, {}, 45}; }));
+  EXPECT_TRUE(changes([](auto& s) { s.cpuOptions = CPUOptions{"enabled"}; }));
+  EXPECT_TRUE(changes([](auto& s) { s.placementGroupSelector = PlacementGroupSelector{"pg", {}}; }));
+  EXPECT_TRUE(changes([](auto& s) { s.blockDeviceMappings[1].ebs->volumeInitializationRate = 200; }));
+  EXPECT_FALSE(changes([](auto& s) { s.ipPrefixCount = 3; }));
+  EXPECT_FALSE(changes([](auto& s) {
+    s.capacityReservationSelectorTerms[0].instanceMatchCriteria = "targeted";
+  }));
+}
+
+// Every v1.14 field reads back as it was written.
+TEST(EC2NodeClassCodecTest, RoundTripsTheV114Fields) {
+  EC2NodeClass nc = decodeValid<EC2NodeClass>(R"(
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: v114}
+spec:
+  role: KarpenterNodeRole
+  amiSelectorTerms: [{alias: windows2025@latest}]
+  amiFamily: Windows2025
+  subnetSelectorTerms: [{id: subnet-0123}]
+  securityGroupSelectorTerms: [{id: sg-0123}]
+  capacityReservationSelectorTerms: [{instanceMatchCriteria: open}]
+  placementGroupSelector: {name: training}
+  ipPrefixCount: 2
+  connectionTracking: {tcpEstablishedTimeout: 600, udpStreamTimeout: 90, udpTimeout: 30}
+  cpuOptions: {nestedVirtualization: enabled}
+  blockDeviceMappings:
+    - deviceName: /dev/xvdb
+      ebs: {snapshotID: snap-0123, volumeInitializationRate: 150}
+)");
+  Json spec = toJson(nc)["spec"];
+  EXPECT_EQ(spec["capacityReservationSelectorTerms"][0]["instanceMatchCriteria"], "open");
+  EXPECT_EQ(spec["placementGroupSelector"]["name"], "training");
+  EXPECT_EQ(spec["ipPrefixCount"], 2);
+  EXPECT_EQ(spec["connectionTracking"]["udpStreamTimeout"], 90);
+  EXPECT_EQ(spec["cpuOptions"]["nestedVirtualization"], "enabled");
+  EXPECT_EQ(spec["blockDeviceMappings"][0]["ebs"]["volumeInitializationRate"], 150);
+  EXPECT_EQ(spec["amiFamily"], "Windows2025");
 }
 
 }  // namespace

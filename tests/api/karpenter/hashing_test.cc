@@ -53,8 +53,9 @@ spec:
     - deviceName: /dev/xvda
       ebs: {volumeSize: 100Gi, volumeType: gp3, encrypted: true}
   networkInterfaces:
-    - {description: primary, deleteOnTermination: true}
-    - {deviceIndex: 1, description: storage}
+    - {networkCardIndex: 0, deviceIndex: 0, interfaceType: interface, description: primary,
+       deleteOnTermination: true}
+    - {networkCardIndex: 0, deviceIndex: 1, interfaceType: interface, description: storage}
 )";
 
 HashPolicy salted(uint64_t salt) {

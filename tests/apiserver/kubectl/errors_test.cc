@@ -110,9 +110,15 @@ spec:
 )");
   EXPECT_NE(ran.code, 0);
   EXPECT_THAT(ran.err, HasSubstr("The EC2NodeClass \"bad-nics\" is invalid"));
-  EXPECT_THAT(ran.err, HasSubstr("spec.networkInterfaces[0].networkCardIndex"));
+  // Karpenter v1.14's interfaceType enum is interface and efa-only, and the list needs an
+  // "interface" at card 0, device 0 (aws/karpenter-provider-aws v1.14.1
+  // pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml, networkInterfaces).
+  EXPECT_THAT(ran.err, HasSubstr("spec.networkInterfaces[0].interfaceType: Unsupported value: "
+                                 "\"efa\""));
   EXPECT_THAT(ran.err, HasSubstr("spec.networkInterfaces[1].interfaceType: Unsupported value: "
                                  "\"infiniband\""));
+  EXPECT_THAT(ran.err, HasSubstr("spec.networkInterfaces: Invalid value: \"array\": "
+                                 "networkInterfaces must include a primary interface"));
   EXPECT_FALSE(exists({"ec2nodeclass", "bad-nics"}));
 }
 

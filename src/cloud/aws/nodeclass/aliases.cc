@@ -1,6 +1,7 @@
 #include "cloud/aws/nodeclass/aliases.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -106,9 +107,12 @@ std::optional<std::vector<AliasParameter>> aliasParameters(const Alias& alias,
     return bottlerocket(kubernetesVersion, alias.version);
   }
   // Windows images are published under their latest name only.
-  if ((alias.family == "windows2019" || alias.family == "windows2022") &&
+  // windows2025 is Karpenter v1.14's third Windows family (aws/karpenter-provider-aws v1.14.1
+  // CRD, amiSelectorTerms alias).
+  if ((alias.family == "windows2019" || alias.family == "windows2022" ||
+       alias.family == "windows2025") &&
       alias.version == "latest") {
-    const char* year = alias.family == "windows2019" ? "2019" : "2022";
+    const std::string year = alias.family.substr(std::string_view("windows").size());
     return std::vector<AliasParameter>{
         {fmt::format("/aws/service/ami-windows-latest/"
                      "Windows_Server-{}-English-Core-EKS_Optimized-{}/image_id",

@@ -22,7 +22,8 @@ struct AliasParameter {
 };
 
 struct Alias {
-  std::string family;   // "al2023", "al2", "bottlerocket", "windows2019", "windows2022"
+  std::string family;   // "al2023", "al2", "bottlerocket", "windows2019", "windows2022",
+                        // "windows2025"
   std::string version;  // "latest", "v20241115", "1.26.2"
 };
 

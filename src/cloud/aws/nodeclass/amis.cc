@@ -238,6 +238,9 @@ std::string familyOf(const api::karpenter::EC2NodeClassSpec& spec) {
       if (alias->family == "windows2022") {
         return "Windows2022";
       }
+      if (alias->family == "windows2025") {
+        return "Windows2025";
+      }
     }
   }
   return spec.amiFamily.empty() ? std::string(kFamilyAL2023) : spec.amiFamily;
