@@ -10,7 +10,8 @@ namespace {
 
 const char* const kCrdGroup = "apiextensions.k8s.io";
 
-bool scalable(const api::KindInfo& info) {
+// Workloads whose replicas default to 1 and whose status says how many run.
+bool scalableWorkload(const api::KindInfo& info) {
   static const std::vector<std::pair<std::string, std::string>> kinds = {
       {"apps", "Deployment"},
       {"apps", "ReplicaSet"},
@@ -19,6 +20,18 @@ bool scalable(const api::KindInfo& info) {
       {"cluster.x-k8s.io", "MachinePool"},
   };
   return std::find(kinds.begin(), kinds.end(), std::pair(info.group, info.kind)) != kinds.end();
+}
+
+void addScale(const api::KindInfo& info, Resource& r) {
+  if (info.scale) {
+    r.subresources.push_back("scale");
+    r.scale = *info.scale;
+  } else if (scalableWorkload(info)) {
+    r.subresources.push_back("scale");
+    r.scale = {".spec.replicas", ".status.replicas",
+               info.group == "apps" ? ".spec.selector" : ".status.selector"};
+    r.scaleReplicasIfUnset = 1;
+  }
 }
 
 Resource fromModel(const api::KindInfo& info) {

@@ -74,6 +74,14 @@ Json versionEntry(const KindInfo& info, bool storage) {
   if (info.statusSubresource) {
     v["subresources"] = Json{{"status", Json::object()}};
   }
+  if (info.scale) {
+    Json scale = {{"specReplicasPath", info.scale->specReplicasPath},
+                  {"statusReplicasPath", info.scale->statusReplicasPath}};
+    if (!info.scale->labelSelectorPath.empty()) {
+      scale["labelSelectorPath"] = info.scale->labelSelectorPath;
+    }
+    v["subresources"]["scale"] = std::move(scale);
+  }
   v["schema"] = Json{{"openAPIV3Schema", openApiV3Schema(info)}};
   return v;
 }
