@@ -1,7 +1,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,14 +15,6 @@ struct PrinterColumn {
   std::string jsonPath;
   std::string description;
   int priority = 0;
-};
-
-// A CRD's scale subresource: where autoscaling/v1 Scale's replicas live in the object
-// (".spec.replicas" style JSON paths, as a CRD's subresources.scale names them).
-struct ScaleSubresource {
-  std::string specReplicasPath;
-  std::string statusReplicasPath;
-  std::string labelSelectorPath;  // "" when the kind has none
 };
 
 // Everything the API machinery needs to know about one kind in one version.
@@ -43,11 +34,6 @@ struct KindInfo {
   std::string convertsTo;
   std::string doc;
   std::vector<PrinterColumn> printerColumns;
-  // Served at NAME/scale when set.
-  std::optional<ScaleSubresource> scale;
-  // Rules an update must pass besides the schema, over the stored and the new object (CEL
-  // transition rules, which see oldSelf). Null: none.
-  FieldErrors (*validateUpdate)(const Json& before, const Json& after) = nullptr;
   const reflect::TypeOps* type = nullptr;
   std::shared_ptr<void> (*make)() = nullptr;
 

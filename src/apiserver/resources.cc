@@ -3,36 +3,13 @@
 #include <algorithm>
 
 #include "api/reflect/operations.h"
+#include "api/scale.h"
 #include "apiserver/table/field_selector.h"
 
 namespace nodewright::apiserver {
 namespace {
 
 const char* const kCrdGroup = "apiextensions.k8s.io";
-
-// Workloads whose replicas default to 1 and whose status says how many run.
-bool scalableWorkload(const api::KindInfo& info) {
-  static const std::vector<std::pair<std::string, std::string>> kinds = {
-      {"apps", "Deployment"},
-      {"apps", "ReplicaSet"},
-      {"cluster.x-k8s.io", "MachineDeployment"},
-      {"cluster.x-k8s.io", "MachineSet"},
-      {"cluster.x-k8s.io", "MachinePool"},
-  };
-  return std::find(kinds.begin(), kinds.end(), std::pair(info.group, info.kind)) != kinds.end();
-}
-
-void addScale(const api::KindInfo& info, Resource& r) {
-  if (info.scale) {
-    r.subresources.push_back("scale");
-    r.scale = *info.scale;
-  } else if (scalableWorkload(info)) {
-    r.subresources.push_back("scale");
-    r.scale = {".spec.replicas", ".status.replicas",
-               info.group == "apps" ? ".spec.selector" : ".status.selector"};
-    r.scaleReplicasIfUnset = 1;
-  }
-}
 
 Resource fromModel(const api::KindInfo& info) {
   Resource r;

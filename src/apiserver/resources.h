@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,10 +25,6 @@ struct Resource {
   bool namespaced = false;
   // Subresources served besides the object itself: "status", "scale", "binding", "eviction".
   std::vector<std::string> subresources;
-  // Where the scale subresource reads and writes, when "scale" is served; what its
-  // spec.replicas reads when the object has none (a CRD's 0, a workload's default of 1).
-  api::ScaleSubresource scale;
-  int64_t scaleReplicasIfUnset = 0;
   std::vector<api::PrinterColumn> printerColumns;
   // Field labels accepted by fieldSelector besides metadata.name and metadata.namespace.
   std::vector<std::string> fieldSelectors;

@@ -28,8 +28,6 @@ void registerKarpenterKinds(Registry& registry) {
       {"CPU", "string", ".status.resources.cpu", "", 1},
       {"Memory", "string", ".status.resources.memory", "", 1},
   };
-  pool.scale = ScaleSubresource{".spec.replicas", ".status.nodes", ""};
-  pool.validateUpdate = &karpenter::validateNodePoolUpdate;
   registry.add(std::move(pool));
 
   KindInfo claim = kindFor<NodeClaim>("karpenter.sh", "v1", "NodeClaim", "nodeclaims");

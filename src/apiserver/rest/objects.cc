@@ -261,11 +261,6 @@ ApiResult<Json> Objects::prepareUpdate(const Resource& resource, std::string_vie
   if (auto immutable = rules::immutableFieldErrors(resource, current, next); !immutable.empty()) {
     return tl::unexpected(errors::invalid(resource, name, immutable));
   }
-  if (resource.model != nullptr && resource.model->validateUpdate != nullptr) {
-    if (auto problems = resource.model->validateUpdate(current, next); !problems.empty()) {
-      return tl::unexpected(errors::invalid(resource, name, problems));
-    }
-  }
   meta::keepImmutable(current, next);
   if (tracksGeneration(resource)) {
     int64_t generation = current["metadata"].value("generation", int64_t{1});

@@ -1,5 +1,6 @@
 #include "api/codec.h"
 #include "api/labels.h"
+#include "api/scale.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"
 #include "apiserver/rest/disruption_budget.h"
@@ -56,15 +57,25 @@ int64_t replicasAt(const Json& object, const std::string& path, int64_t unset) {
   return value != nullptr && value->is_number_integer() ? value->get<int64_t>() : unset;
 }
 
+// Where the scale subresource reads and writes: the model's table, or the CRD's paths.
+api::ScaleSubresource scalePaths(const Resource& resource) {
+  if (auto known = api::scaleSubresource(resource.group, resource.kind)) {
+    return *known;
+  }
+  return {".spec.replicas", ".status.replicas", ".status.selector", 0};
+}
+
 Json scaleOf(const Resource& resource, const Json& object) {
+  const api::ScaleSubresource paths = scalePaths(resource);
   const Json meta = object.value("metadata", Json::object());
   Json scaleMeta = Json::object();
   for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
-    if (meta.contains(field)) scaleMeta[field] = meta[field];
+    if (meta.contains(field)) { scaleMeta[field] = meta[field];
+}
   }
   std::string selector;
-  if (const Json* found = at(object, resource.scale.labelSelectorPath);
-      found != nullptr && !resource.scale.labelSelectorPath.empty()) {
+  if (const Json* found = at(object, paths.labelSelectorPath);
+      found != nullptr && !paths.labelSelectorPath.empty()) {
     // A workload's spec.selector is a LabelSelector; a CRD's path holds the string form.
     selector = found->is_string() ? found->get<std::string>() : selectorString(*found);
   }
@@ -74,9 +85,10 @@ Json scaleOf(const Resource& resource, const Json& object) {
       {"metadata", scaleMeta},
       {"spec",
        {{"replicas",
-         replicasAt(object, resource.scale.specReplicasPath, resource.scaleReplicasIfUnset)}}},
-      {"status", {{"replicas", replicasAt(object, resource.scale.statusReplicasPath, 0)}}}};
-  if (!selector.empty()) scale["status"]["selector"] = selector;
+         replicasAt(object, paths.specReplicasPath, paths.replicasIfUnset)}}},
+      {"status", {{"replicas", replicasAt(object, paths.statusReplicasPath, 0)}}}};
+  if (!selector.empty()) { scale["status"]["selector"] = selector;
+}
   return scale;
 }
 
@@ -253,7 +265,7 @@ void Handler::scale(const http::Request& request, const Target& target, http::Ex
                                                                         "integer")}}));
         }
         Json object = current;
-        setReplicas(object, resource.scale.specReplicasPath, replicas);
+        setReplicas(object, scalePaths(resource).specReplicasPath, replicas);
         object["metadata"]["resourceVersion"] =
             next.value("metadata", Json::object()).value("resourceVersion", "");
         return object;

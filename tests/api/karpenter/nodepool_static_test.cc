@@ -7,7 +7,7 @@
 #include "api/karpenter/decode.h"
 #include "api/karpenter/hashing.h"
 #include "api/karpenter/nodepool.h"
-#include "api/registry.h"
+#include "api/scale.h"
 
 // Static NodePools (spec.replicas): the field, and the rules Karpenter v1.14's CRD gives it
 // (karpenter.sh_nodepools.yaml: replicas minimum 0; only limits.nodes and no weight with
@@ -123,12 +123,12 @@ TEST(StaticNodePool, ReplicasNeverDriftNodes) {
 }
 
 TEST(StaticNodePool, TheKindHasAScaleSubresourceOverReplicasAndNodes) {
-  const KindInfo* info = builtinRegistry().find("karpenter.sh/v1", "NodePool");
-  ASSERT_NE(info, nullptr);
-  ASSERT_TRUE(info->scale.has_value());
-  EXPECT_EQ(info->scale->specReplicasPath, ".spec.replicas");
-  EXPECT_EQ(info->scale->statusReplicasPath, ".status.nodes");
-  EXPECT_NE(info->validateUpdate, nullptr);
+  auto scale = scaleSubresource("karpenter.sh", "NodePool");
+  ASSERT_TRUE(scale.has_value());
+  EXPECT_EQ(scale->specReplicasPath, ".spec.replicas");
+  EXPECT_EQ(scale->statusReplicasPath, ".status.nodes");
+  EXPECT_EQ(scale->replicasIfUnset, 0);
+  EXPECT_FALSE(scaleSubresource("karpenter.sh", "NodeClaim").has_value());
 }
 
 }  // namespace
