@@ -28,7 +28,7 @@ Resource fromModel(const api::KindInfo& info) {
   if (info.statusSubresource) {
     r.subresources.push_back("status");
   }
-  if (scalable(info)) {
+  if (api::scaleSubresource(info.group, info.kind)) {
     r.subresources.push_back("scale");
   }
   if (info.group.empty() && info.kind == "Pod") {

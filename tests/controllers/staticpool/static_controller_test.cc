@@ -13,6 +13,10 @@
 namespace nodewright::controllers::staticpool {
 namespace {
 
+using api::corev1::Node;
+using api::corev1::Pod;
+using api::karpenter::NodeClaim;
+using api::karpenter::NodePool;
 using disruption::testing::DisruptionEnv;
 using namespace std::chrono_literals;
 
