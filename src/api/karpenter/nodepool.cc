@@ -251,8 +251,8 @@ const StructSchema& describe(Tag<NodePoolSpec>) {
           .min(1)
           .max(100)
           .field<&S::replicas>("replicas",
-                               "Nodes a static NodePool keeps, whatever the pods need; only "
-                               "limits.nodes applies and weight is not supported. Unset: "
+                               "Nodes a static NodePool keeps whatever the pods need; only "
+                               "limits.nodes applies and weight is not supported. Unset, the "
                                "nodes follow the pods.")
           .behavioral()
           .min(0)
