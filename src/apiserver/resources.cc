@@ -3,23 +3,13 @@
 #include <algorithm>
 
 #include "api/reflect/operations.h"
+#include "api/scale.h"
 #include "apiserver/table/field_selector.h"
 
 namespace nodewright::apiserver {
 namespace {
 
 const char* const kCrdGroup = "apiextensions.k8s.io";
-
-bool scalable(const api::KindInfo& info) {
-  static const std::vector<std::pair<std::string, std::string>> kinds = {
-      {"apps", "Deployment"},
-      {"apps", "ReplicaSet"},
-      {"cluster.x-k8s.io", "MachineDeployment"},
-      {"cluster.x-k8s.io", "MachineSet"},
-      {"cluster.x-k8s.io", "MachinePool"},
-  };
-  return std::find(kinds.begin(), kinds.end(), std::pair(info.group, info.kind)) != kinds.end();
-}
 
 Resource fromModel(const api::KindInfo& info) {
   Resource r;
@@ -38,7 +28,7 @@ Resource fromModel(const api::KindInfo& info) {
   if (info.statusSubresource) {
     r.subresources.push_back("status");
   }
-  if (scalable(info)) {
+  if (api::scaleSubresource(info.group, info.kind)) {
     r.subresources.push_back("scale");
   }
   if (info.group.empty() && info.kind == "Pod") {

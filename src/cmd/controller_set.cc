@@ -53,6 +53,10 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
       client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
       options.disruption);
   set->disruption_->setup(manager);
+  options.staticPools.hashPolicy = options.hashPolicy;
+  set->staticPools_ = std::make_unique<controllers::staticpool::StaticController>(
+      client, manager.clock(), &manager.events(), manager.metrics(), options.staticPools);
+  set->staticPools_->setup(manager);
   return set;
 }
 

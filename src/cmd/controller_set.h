@@ -12,6 +12,7 @@
 #include "controllers/nodeclaim/controllers.h"
 #include "controllers/nodeclass/controllers.h"
 #include "controllers/nodepool/controllers.h"
+#include "controllers/staticpool/static_controller.h"
 #include "controllers/provisioning/provisioner.h"
 #include "core/error.h"
 #include "kube/client.h"
@@ -33,6 +34,7 @@ struct ControllerSetOptions {
   controllers::nodeclaim::Options nodeClaims;
   controllers::disruption::DriftOptions drift;
   controllers::disruption::DisruptionOptions disruption;
+  controllers::staticpool::Options staticPools;
   // The futures engine's timeouts from the --azure-* flags. Validated now; the CAPZ controllers
   // (issue 10) are their first user.
   lro::EngineOptions lro;
@@ -65,6 +67,7 @@ class ControllerSet {
   std::unique_ptr<controllers::nodeclass::Controllers> nodeClassHashes_;
   std::unique_ptr<controllers::disruption::DriftController> drift_;
   std::unique_ptr<controllers::disruption::DisruptionController> disruption_;
+  std::unique_ptr<controllers::staticpool::StaticController> staticPools_;
 };
 
 }  // namespace nodewright::cmd

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "api/reflect/operations.h"
+#include "api/scale.h"
 #include "api/yaml.h"
 #include "core/check.h"
 
@@ -73,6 +74,14 @@ Json versionEntry(const KindInfo& info, bool storage) {
   }
   if (info.statusSubresource) {
     v["subresources"] = Json{{"status", Json::object()}};
+  }
+  if (auto paths = scaleSubresource(info.group, info.kind)) {
+    Json scale = {{"specReplicasPath", paths->specReplicasPath},
+                  {"statusReplicasPath", paths->statusReplicasPath}};
+    if (!paths->labelSelectorPath.empty()) {
+      scale["labelSelectorPath"] = paths->labelSelectorPath;
+    }
+    v["subresources"]["scale"] = std::move(scale);
   }
   v["schema"] = Json{{"openAPIV3Schema", openApiV3Schema(info)}};
   return v;

@@ -105,7 +105,46 @@ void validateTemplateSpec(const NodeClaimTemplateSpec& s, const FieldPath& p, Fi
                        p.child("terminationGracePeriod"), errs);
 }
 
+// A CEL rule on spec fails as kube-apiserver reports it: at the object, valued "object".
+void specRule(const FieldPath& p, const std::string& message, FieldErrors& errs) {
+  errs.push_back({p.str(), fielderr::invalid(Json("object"), message)});
+}
+
+// Upstream's x-kubernetes-validations on NodePoolSpec that involve replicas.
+void validateStaticSpec(const NodePoolSpec& s, const FieldPath& p, FieldErrors& errs) {
+  if (!s.replicas) {
+    return;
+  }
+  const bool nodesOnly = s.limits.empty() || (s.limits.size() == 1 && s.limits.count("nodes"));
+  if (!nodesOnly) {
+    specRule(p, "only 'limits.nodes' is supported on static NodePools", errs);
+  }
+  if (s.weight) {
+    specRule(p, "'weight' is not supported on static NodePools", errs);
+  }
+}
+
+bool hasReplicas(const Json& object) {
+  const auto spec = object.find("spec");
+  if (spec == object.end() || !spec->is_object()) {
+    return false;
+  }
+  const auto replicas = spec->find("replicas");
+  return replicas != spec->end() && !replicas->is_null();
+}
+
 }  // namespace
+
+FieldErrors validateNodePoolUpdate(const Json& before, const Json& after) {
+  FieldErrors errs;
+  if (hasReplicas(before) != hasReplicas(after)) {
+    specRule(FieldPath("spec"),
+             "Cannot transition NodePool between static (replicas set) and dynamic (replicas "
+             "unset) provisioning modes",
+             errs);
+  }
+  return errs;
+}
 
 const StructSchema& describe(Tag<TemplateMetadata>) {
   using M = TemplateMetadata;
@@ -249,6 +288,13 @@ const StructSchema& describe(Tag<NodePoolSpec>) {
           .behavioral()
           .min(1)
           .max(100)
+          .field<&S::replicas>("replicas",
+                               "Nodes a static NodePool keeps whatever the pods need; only "
+                               "limits.nodes applies and weight is not supported. Unset, the "
+                               "nodes follow the pods.")
+          .behavioral()
+          .min(0)
+          .validate(validateStaticSpec)
           .build();
   return s;
 }

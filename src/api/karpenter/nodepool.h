@@ -57,8 +57,14 @@ struct NodePoolSpec {
   Disruption disruption;
   std::map<std::string, core::Quantity> limits;
   std::optional<int32_t> weight;
+  // Set: a static NodePool that keeps exactly this many nodes whatever the pods ask for.
+  std::optional<int64_t> replicas;
 };
 const reflect::StructSchema& describe(reflect::Tag<NodePoolSpec>);
+
+// The rules upstream's CRD gives an update (CEL transition rules, oldSelf): a NodePool may not
+// move between static (replicas set) and dynamic provisioning. Over the objects as sent.
+FieldErrors validateNodePoolUpdate(const Json& before, const Json& after);
 
 struct NodePoolStatus {
   std::map<std::string, core::Quantity> resources;
@@ -75,5 +81,10 @@ struct NodePool {
   NodePoolStatus status;
 };
 const reflect::StructSchema& describe(reflect::Tag<NodePool>);
+
+// A static NodePool keeps spec.replicas nodes; pods neither grow nor shrink it.
+inline bool isStatic(const NodePool& pool) {
+  return pool.spec.replicas.has_value();
+}
 
 }  // namespace nodewright::api::karpenter

@@ -1,5 +1,6 @@
 #include "apiserver/rest/object_rules.h"
 
+#include "api/karpenter/nodepool.h"
 #include "api/labels.h"
 #include "apiserver/rest/object_meta.h"
 
@@ -111,6 +112,11 @@ api::FieldErrors validateObjectMeta(const Resource& resource, const Json& object
 api::FieldErrors immutableFieldErrors(const Resource& resource, const Json& current,
                                       const Json& next) {
   api::FieldErrors errors;
+  // NodePool's CEL transition rules (oldSelf): static and dynamic do not turn into each other.
+  if (resource.model != nullptr && resource.group == "karpenter.sh" &&
+      resource.kind == "NodePool") {
+    return api::karpenter::validateNodePoolUpdate(current, next);
+  }
   if (resource.group != "apps") {
     return errors;
   }

@@ -10,7 +10,8 @@ namespace nodewright::apiserver::rest::rules {
 // metadata.name (DNS-1123 subdomain, or label for namespaces), label keys and values.
 api::FieldErrors validateObjectMeta(const Resource& resource, const api::Json& object);
 
-// Fields that may not change once set (workload selectors).
+// Fields that may not change once set (workload selectors), and the transition rules a kind's
+// schema gives an update (NodePool: static and dynamic do not turn into each other).
 api::FieldErrors immutableFieldErrors(const Resource& resource, const api::Json& current,
                                       const api::Json& next);
 

@@ -1,5 +1,6 @@
 #include "api/codec.h"
 #include "api/labels.h"
+#include "api/scale.h"
 #include "apiserver/patch/json_patch.h"
 #include "apiserver/patch/merge_patch.h"
 #include "apiserver/rest/disruption_budget.h"
@@ -21,27 +22,86 @@ std::string selectorString(const Json& selector) {
   return api::formatSelector(parsed);
 }
 
+// The keys of a ".spec.replicas" style path.
+std::vector<std::string> pathKeys(const std::string& path) {
+  std::vector<std::string> keys;
+  size_t start = path.empty() || path[0] != '.' ? 0 : 1;
+  while (start < path.size()) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) {
+      dot = path.size();
+    }
+    keys.push_back(path.substr(start, dot - start));
+    start = dot + 1;
+  }
+  return keys;
+}
+
+const Json* at(const Json& object, const std::string& path) {
+  const Json* here = &object;
+  for (const auto& key : pathKeys(path)) {
+    if (!here->is_object()) {
+      return nullptr;
+    }
+    auto it = here->find(key);
+    if (it == here->end()) {
+      return nullptr;
+    }
+    here = &*it;
+  }
+  return here;
+}
+
+int64_t replicasAt(const Json& object, const std::string& path, int64_t unset) {
+  const Json* value = at(object, path);
+  return value != nullptr && value->is_number_integer() ? value->get<int64_t>() : unset;
+}
+
+// Where the scale subresource reads and writes: the model's table, or the CRD's paths.
+api::ScaleSubresource scalePaths(const Resource& resource) {
+  if (auto known = api::scaleSubresource(resource.group, resource.kind)) {
+    return *known;
+  }
+  return {".spec.replicas", ".status.replicas", ".status.selector", 0};
+}
+
 Json scaleOf(const Resource& resource, const Json& object) {
+  const api::ScaleSubresource paths = scalePaths(resource);
   const Json meta = object.value("metadata", Json::object());
   Json scaleMeta = Json::object();
   for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
-    if (meta.contains(field)) {
-      scaleMeta[field] = meta[field];
-    }
+    if (meta.contains(field)) { scaleMeta[field] = meta[field];
+}
   }
-  const Json spec = object.value("spec", Json::object());
-  const Json status = object.value("status", Json::object());
-  std::string selector = resource.group == "apps" ? selectorString(spec.value("selector", Json()))
-                                                  : status.value("selector", "");
-  Json scale = {{"kind", "Scale"},
-                {"apiVersion", "autoscaling/v1"},
-                {"metadata", scaleMeta},
-                {"spec", {{"replicas", spec.value("replicas", int64_t{1})}}},
-                {"status", {{"replicas", status.value("replicas", int64_t{0})}}}};
-  if (!selector.empty()) {
-    scale["status"]["selector"] = selector;
+  std::string selector;
+  if (const Json* found = at(object, paths.labelSelectorPath);
+      found != nullptr && !paths.labelSelectorPath.empty()) {
+    // A workload's spec.selector is a LabelSelector; a CRD's path holds the string form.
+    selector = found->is_string() ? found->get<std::string>() : selectorString(*found);
   }
+  Json scale = {
+      {"kind", "Scale"},
+      {"apiVersion", "autoscaling/v1"},
+      {"metadata", scaleMeta},
+      {"spec",
+       {{"replicas",
+         replicasAt(object, paths.specReplicasPath, paths.replicasIfUnset)}}},
+      {"status", {{"replicas", replicasAt(object, paths.statusReplicasPath, 0)}}}};
+  if (!selector.empty()) { scale["status"]["selector"] = selector;
+}
   return scale;
+}
+
+// Writes `replicas` at `path`, making the objects on the way.
+void setReplicas(Json& object, const std::string& path, const Json& replicas) {
+  Json* here = &object;
+  for (const auto& key : pathKeys(path)) {
+    if (!here->is_object()) {
+      *here = Json::object();
+    }
+    here = &(*here)[key];
+  }
+  *here = replicas;
 }
 
 }  // namespace
@@ -205,7 +265,7 @@ void Handler::scale(const http::Request& request, const Target& target, http::Ex
                                                                         "integer")}}));
         }
         Json object = current;
-        object["spec"]["replicas"] = replicas;
+        setReplicas(object, scalePaths(resource).specReplicasPath, replicas);
         object["metadata"]["resourceVersion"] =
             next.value("metadata", Json::object()).value("resourceVersion", "");
         return object;

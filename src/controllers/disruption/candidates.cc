@@ -158,8 +158,9 @@ std::optional<Candidate> reasonFor(const ClusterView& view, const ClaimView& cla
     candidate.why = drifted->reason + ": " + drifted->message;
   }
   const auto& disruption = pool.spec.disruption;
+  // A static pool keeps its nodes empty or not: consolidation settings are ignored there.
   const bool consolidates =
-      !disruption.consolidationPolicy.empty() &&
+      !api::karpenter::isStatic(pool) && !disruption.consolidationPolicy.empty() &&
       !(disruption.consolidateAfter && disruption.consolidateAfter->isNever());
   if (consolidates && claim.pods.empty() && claim.replaces.empty() && view.unboundPods() == 0) {
     core::TimePoint since = claim.initializedAt + kEmptyGrace;

@@ -6,6 +6,7 @@
 #include "api/core/pod.h"
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
+#include "controllers/disruption/static_pools.h"
 #include "core/log.h"
 
 namespace nodewright::controllers::disruption {
@@ -24,6 +25,7 @@ void recordStep(PassReport& report, const std::string& name, Step step) {
 
 }  // namespace
 
+using api::karpenter::NodePool;
 using runtime::Result;
 
 DisruptionController::DisruptionController(kube::Client& client, cloud::CloudProvider& cloud,
@@ -135,6 +137,13 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
                     {{"nodepool", pool}, {"error", budget.error()}});
       report.blocked.push_back(name + ": " + budget.error().message());
       continue;
+    }
+    if (const NodePool* nodePool = view.pool(pool);
+        nodePool != nullptr && api::karpenter::isStatic(*nodePool)) {
+      if (auto why = staticReplacementBlocked(view, *nodePool, startedInPool[pool])) {
+        report.blocked.push_back(name + ": " + *why);
+        continue;
+      }
     }
     const int room = budget->room() - startedInPool[pool];
     allowed_.with({pool, candidate.reason}).set(std::max(0, room));

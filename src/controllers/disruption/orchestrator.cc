@@ -6,6 +6,7 @@
 
 #include "api/karpenter/well_known.h"
 #include "controllers/nodeclaim/conditions.h"
+#include "controllers/provisioning/nodeclaim_factory.h"
 
 namespace nodewright::controllers::disruption {
 namespace {
@@ -50,7 +51,7 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
   const ClaimView& claim = *candidate.view;
   provisioning::DisruptionScope scope = disruptionScope(view, claim);
   scope.excludedNodes.insert(startedNodes.begin(), startedNodes.end());
-  auto simulation = simulate(caches, scope, cloud_, options_.hashPolicy);
+  auto simulation = plan(caches, view, claim, scope);
   if (!simulation) {
     return core::fail(simulation.error());
   }
@@ -98,6 +99,23 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
   return *launched == Step::Waiting ? Step::Advanced : *launched;
 }
 
+core::Result<Simulation> Orchestrator::plan(const provisioning::ClusterCaches& caches,
+                                            const ClusterView& view, const ClaimView& claim,
+                                            const provisioning::DisruptionScope& scope) {
+  const api::karpenter::NodePool* pool = view.pool(claim.pool);
+  if (pool == nullptr || !api::karpenter::isStatic(*pool)) {
+    return simulate(caches, scope, cloud_, options_.hashPolicy);
+  }
+  // Karpenter's static drift: one node for one, from the template; its pods find room as the
+  // scheduler places them, as they would after any node of the pool went.
+  Simulation out;
+  out.pods = claim.pods.size();
+  out.replacements.push_back(provisioning::makeStaticNodeClaim(*pool, options_.hashPolicy));
+  out.summaries.push_back(fmt::format("static nodepool {}: one node from its template",
+                                      pool->metadata.name));
+  return out;
+}
+
 core::Result<Step> Orchestrator::resume(const provisioning::ClusterCaches& caches,
                                         const ClusterView& view, const ClaimView& claim) {
   if (!claim.command || claim.deleting) {
@@ -138,7 +156,7 @@ core::Result<Step> Orchestrator::launch(const provisioning::ClusterCaches& cache
     // Simulated again, as when the command started: the same pods give the same replacements,
     // in the same order, and the missing ones are created under the names recorded for them.
     // Anything else means the cluster moved on: the command is given up and started afresh.
-    auto simulation = simulate(caches, disruptionScope(view, claim), cloud_, options_.hashPolicy);
+    auto simulation = plan(caches, view, claim, disruptionScope(view, claim));
     if (!simulation) {
       return core::fail(simulation.error());
     }

@@ -18,6 +18,9 @@ core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
   }
   std::map<std::string, std::vector<cloud::InstanceType>> typesByPool;
   for (const auto& [name, pool] : snapshot.nodePools()) {
+    if (api::karpenter::isStatic(*pool)) {
+      continue;  // no destination: pods never grow a static pool
+    }
     // A pool that cannot offer types now (its node class missing, say) is no destination; the
     // others still are, as in the provisioner.
     auto types = cloud.instanceTypes(*pool);

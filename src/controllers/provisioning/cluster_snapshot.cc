@@ -261,6 +261,10 @@ scheduling::Input ClusterSnapshot::input(
     in.daemonSetPods.push_back(&pod);
   }
   for (const auto& [name, pool] : pools_) {
+    // Pods may land on a static pool's nodes (they are in `nodes`), but never grow it.
+    if (api::karpenter::isStatic(*pool)) {
+      continue;
+    }
     auto types = typesByPool.find(name);
     if (types == typesByPool.end()) {
       continue;

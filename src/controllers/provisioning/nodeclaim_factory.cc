@@ -41,4 +41,12 @@ api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
   return claim;
 }
 
+api::karpenter::NodeClaim makeStaticNodeClaim(const api::karpenter::NodePool& pool,
+                                              const api::karpenter::HashPolicy& policy) {
+  scheduling::NewNodeClaim planned;
+  planned.nodePool = pool.metadata.name;
+  planned.requirements = pool.spec.template_.spec.requirements;
+  return makeNodeClaim(pool, planned, policy);
+}
+
 }  // namespace nodewright::controllers::provisioning

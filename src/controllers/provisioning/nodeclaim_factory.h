@@ -17,4 +17,9 @@ api::karpenter::NodeClaim makeNodeClaim(const api::karpenter::NodePool& pool,
                                         const scheduling::NewNodeClaim& planned,
                                         const api::karpenter::HashPolicy& policy);
 
+// A NodeClaim of a static NodePool: the template alone (its requirements, no requests), as
+// Karpenter's static provisioning creates them; the cloud picks the cheapest type they allow.
+api::karpenter::NodeClaim makeStaticNodeClaim(const api::karpenter::NodePool& pool,
+                                              const api::karpenter::HashPolicy& policy);
+
 }  // namespace nodewright::controllers::provisioning

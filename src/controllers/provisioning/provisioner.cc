@@ -149,6 +149,9 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   std::string exclusions;
   size_t poolsExcluding = 0;
   for (const auto& [name, pool] : snapshot.nodePools()) {
+    if (api::karpenter::isStatic(*pool)) {
+      continue;  // its replicas, not pods, size it (controllers/staticpool)
+    }
     auto types = cloud_.instanceTypes(*pool);
     if (!types) {
       core::logWarn(context.log(), "no instance types for the nodepool",

@@ -115,8 +115,60 @@ TEST_F(KubectlSubresources, ScaleSetsReplicasOfDeploymentsAndMachineDeployments)
   EXPECT_EQ(md["metadata"]["generation"], 2);
 
   // A kind without a scale subresource.
-  ok({"apply", "-f", "-"}, nodePool("unscalable"));
-  EXPECT_THAT(fails({"scale", "nodepool", "unscalable", "--replicas=2"}), HasSubstr("NotFound"));
+  ok({"apply", "-f", "-"}, R"({"apiVersion":"v1","kind":"ConfigMap",
+      "metadata":{"name":"unscalable","namespace":"scale"}})");
+  EXPECT_THAT(fails({"scale", "configmap", "unscalable", "-n", ns, "--replicas=2"}),
+              HasSubstr("NotFound"));
+}
+
+// NodePool's scale subresource is Karpenter's: spec.replicas and status.nodes. A static pool
+// scales; a dynamic one may not become static through it (the transition rule).
+TEST_F(KubectlSubresources, ScaleSetsReplicasOfStaticNodePools) {
+  Json pool = Json::parse(nodePool("static-pool"));
+  pool["spec"]["replicas"] = 5;
+  ok({"apply", "-f", "-"}, pool.dump());
+  ok({"patch", "nodepool", "static-pool", "--subresource=status", "--type=merge", "-p",
+      R"({"status":{"nodes":4}})"});
+  Json scale = Json::parse(ok({"get", "--raw", "/apis/karpenter.sh/v1/nodepools/static-pool/scale"}));
+  EXPECT_EQ(scale["kind"], "Scale");
+  EXPECT_EQ(scale["apiVersion"], "autoscaling/v1");
+  EXPECT_EQ(scale["spec"]["replicas"], 5);
+  EXPECT_EQ(scale["status"]["replicas"], 4) << "status.nodes";
+
+  EXPECT_EQ(ok({"scale", "nodepool", "static-pool", "--replicas=2"}),
+            "nodepool.karpenter.sh/static-pool scaled\n");
+  Json live = getJson({"nodepool", "static-pool"});
+  EXPECT_EQ(live["spec"]["replicas"], 2);
+  EXPECT_EQ(live["metadata"]["generation"], 2);
+  EXPECT_EQ(live["status"]["nodes"], 4) << "scale leaves status alone";
+  EXPECT_THAT(fails({"scale", "nodepool", "static-pool", "--current-replicas=3", "--replicas=1"}),
+              HasSubstr("Expected replicas to be 3, was 2"));
+  EXPECT_THAT(fails({"scale", "nodepool", "static-pool", "--replicas=-1"}),
+              HasSubstr("replicas"));
+  EXPECT_EQ(getJson({"nodepool", "static-pool"})["spec"]["replicas"], 2);
+
+  ok({"apply", "-f", "-"}, nodePool("dynamic-pool"));
+  Json dynamicScale =
+      Json::parse(ok({"get", "--raw", "/apis/karpenter.sh/v1/nodepools/dynamic-pool/scale"}));
+  EXPECT_EQ(dynamicScale["spec"]["replicas"], 0) << "unset reads as 0, as for any CRD";
+  EXPECT_THAT(fails({"scale", "nodepool", "dynamic-pool", "--replicas=2"}),
+              HasSubstr("Cannot transition NodePool between static (replicas set) and dynamic "
+                        "(replicas unset) provisioning modes"));
+  EXPECT_FALSE(getJson({"nodepool", "dynamic-pool"})["spec"].contains("replicas"));
+
+  // Nor by an update of the object, either way.
+  EXPECT_THAT(fails({"patch", "nodepool", "static-pool", "--type=json", "-p",
+                     R"([{"op":"remove","path":"/spec/replicas"}])"}),
+              HasSubstr("spec: Invalid value: \"object\": Cannot transition NodePool"));
+  EXPECT_THAT(fails({"patch", "nodepool", "static-pool", "--type=merge", "-p",
+                     R"({"spec":{"weight":10}})"}),
+              HasSubstr("'weight' is not supported on static NodePools"));
+  EXPECT_THAT(fails({"patch", "nodepool", "static-pool", "--type=merge", "-p",
+                     R"({"spec":{"limits":{"cpu":"10"}}})"}),
+              HasSubstr("only 'limits.nodes' is supported on static NodePools"));
+  EXPECT_EQ(ok({"patch", "nodepool", "static-pool", "--type=merge", "-p",
+                R"({"spec":{"limits":{"nodes":"10"}}})"}),
+            "nodepool.karpenter.sh/static-pool patched\n");
 }
 
 TEST_F(KubectlSubresources, BindingAssignsAPodToANodeOnce) {
