@@ -331,11 +331,12 @@ void StateMetricsController::recordNodes(core::TimePoint now) {
       overhead[name] =
           allocatable == node->status.allocatable.end() ? capacity : capacity - allocatable->second;
     }
+    using Source = std::pair<Series*, const ResourceList*>;
     for (auto [series, list] :
-         {std::pair{&allocatable_, &node->status.allocatable}, std::pair{&overhead_, &overhead},
-          std::pair{&podRequests_, &totals.requests}, std::pair{&podLimits_, &totals.limits},
-          std::pair{&daemonRequests_, &totals.daemonRequests},
-          std::pair{&daemonLimits_, &totals.daemonLimits}}) {
+         {Source{&allocatable_, &node->status.allocatable}, Source{&overhead_, &overhead},
+          Source{&podRequests_, &totals.requests}, Source{&podLimits_, &totals.limits},
+          Source{&daemonRequests_, &totals.daemonRequests},
+          Source{&daemonLimits_, &totals.daemonLimits}}) {
       for (const auto& [name, quantity] : *list) {
         series->set(withResource(labels, name), valueOf(name, quantity));
       }
