@@ -266,11 +266,14 @@ TEST(KarpenterMetricsTest, UpServesMetricsAndPrintsWhere) {
     EXPECT_NE(scraped.body.find(std::string("# TYPE ") + name + " "), std::string::npos) << name;
   }
   auto families = runtime::testing::parseWithPrometheus(scraped.body);
-  const auto* reconciles = runtime::testing::findFamily(families, "controller_runtime_reconcile");
-  ASSERT_NE(reconciles, nullptr);
-  EXPECT_EQ(runtime::testing::sampleValue(*reconciles, "controller_runtime_reconcile_total",
-                                          {{"controller", "provisioner"}, {"result", "error"}}),
-            0);
+  const auto* build = runtime::testing::findFamily(families, "karpenter_build_info");
+  ASSERT_NE(build, nullptr);
+  ASSERT_EQ((*build)["samples"].size(), 1u);
+  const auto& sample = (*build)["samples"][0];
+  EXPECT_EQ(sample[2], "1.0");
+  for (const char* label : {"version", "goversion", "goarch", "commit"}) {
+    EXPECT_TRUE(sample[1].contains(label)) << label;
+  }
   up.kill(SIGTERM);
   EXPECT_EQ(up.wait(30s), 0);
 }
