@@ -365,9 +365,16 @@ TEST_F(WorkQueueTest, ReportsControllerRuntimeMetrics) {
   EXPECT_DOUBLE_EQ(longest.value(), 1.0);
 
   const std::string text = registry.render();
-  EXPECT_NE(text.find("workqueue_queue_duration_seconds_count{name=\"test\"} 2"), std::string::npos)
+  EXPECT_NE(
+      text.find("workqueue_queue_duration_seconds_count{name=\"test\",controller=\"test\"} 2"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("workqueue_adds_total{name=\"test\"} 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("workqueue_adds_total{name=\"test\",controller=\"test\"} 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("workqueue_depth{name=\"test\",controller=\"test\",priority=\"\"} 0"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
