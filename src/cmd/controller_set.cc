@@ -1,6 +1,12 @@
 #include "cmd/controller_set.h"
 
+#include "cmd/build_info.h"
+
+#include "api/core/node.h"
+#include "api/core/pod.h"
 #include "api/karpenter/ec2nodeclass.h"
+#include "api/karpenter/nodeclaim.h"
+#include "api/karpenter/nodepool.h"
 
 namespace nodewright::cmd {
 
@@ -33,31 +39,49 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
   options.provisioner.hashPolicy = options.hashPolicy;
   options.drift.hashPolicy = options.hashPolicy;
   options.disruption.orchestration.hashPolicy = options.hashPolicy;
+  registerBuildInfo(manager.metrics());
+  controllers::telemetry::registerCloudProviderMetrics(manager.metrics());
   set->provisioner_ = std::make_unique<controllers::provisioning::Provisioner>(
-      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
-      options.provisioner);
+      client, set->measured(manager, controllers::provisioning::Provisioner::kName),
+      manager.clock(), &manager.events(), manager.metrics(), options.provisioner);
   set->provisioner_->setup(manager);
-  set->nodeClaims_ =
-      controllers::nodeclaim::setup(manager, set->stack_->provider(), options.nodeClaims);
+  set->nodeClaims_ = controllers::nodeclaim::setup(
+      manager, set->measured(manager, controllers::nodeclaim::LifecycleController::kName),
+      options.nodeClaims);
   set->garbageCollector_ = std::make_unique<controllers::garbagecollection::GarbageCollector>(
-      client, set->stack_->provider(), manager.clock(), manager.metrics(),
-      options.garbageCollection);
+      client, set->measured(manager, controllers::garbagecollection::GarbageCollector::kName),
+      manager.clock(), manager.metrics(), options.garbageCollection);
   set->garbageCollector_->setup(manager);
   set->nodePools_ = controllers::nodepool::setup(manager, {options.hashPolicy});
   set->nodeClassHashes_ = controllers::nodeclass::setup(manager, {options.hashPolicy});
   set->drift_ = std::make_unique<controllers::disruption::DriftController>(
-      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
-      options.drift);
+      client, set->measured(manager, controllers::disruption::DriftController::kName),
+      manager.clock(), &manager.events(), manager.metrics(), options.drift);
   set->drift_->setup(manager, {&manager.informerFor<EC2NodeClass>()});
   set->disruption_ = std::make_unique<controllers::disruption::DisruptionController>(
-      client, set->stack_->provider(), manager.clock(), &manager.events(), manager.metrics(),
-      options.disruption);
+      client, set->measured(manager, controllers::disruption::DisruptionController::kName),
+      manager.clock(), &manager.events(), manager.metrics(), options.disruption);
   set->disruption_->setup(manager);
   options.staticPools.hashPolicy = options.hashPolicy;
   set->staticPools_ = std::make_unique<controllers::staticpool::StaticController>(
       client, manager.clock(), &manager.events(), manager.metrics(), options.staticPools);
   set->staticPools_->setup(manager);
+  set->stateMetrics_ = std::make_unique<controllers::telemetry::StateMetricsController>(
+      controllers::telemetry::StateMetricsController::Caches{
+          manager.informerFor<api::corev1::Node>().cache(),
+          manager.informerFor<api::corev1::Pod>().cache(),
+          manager.informerFor<api::karpenter::NodeClaim>().cache(),
+          manager.informerFor<api::karpenter::NodePool>().cache()},
+      manager.clock(), manager.metrics());
+  set->stateMetrics_->setup(manager);
   return set;
+}
+
+cloud::CloudProvider& ControllerSet::measured(runtime::Manager& manager,
+                                              const std::string& controller) {
+  measured_.push_back(std::make_unique<controllers::telemetry::MeasuredCloudProvider>(
+      stack_->provider(), controller, manager.clock(), manager.metrics()));
+  return *measured_.back();
 }
 
 ControllerSet::~ControllerSet() = default;

@@ -14,6 +14,8 @@
 #include "controllers/nodepool/controllers.h"
 #include "controllers/staticpool/static_controller.h"
 #include "controllers/provisioning/provisioner.h"
+#include "controllers/telemetry/cloud_metrics.h"
+#include "controllers/telemetry/state_metrics.h"
 #include "core/error.h"
 #include "kube/client.h"
 #include "lro/engine.h"
@@ -46,6 +48,8 @@ class ControllerSet {
  public:
   // Builds the stack and registers every controller with `manager` (before it runs).
   // `transport` and the manager's client and clock must outlive the set.
+  // Also registers Karpenter's metric families on the manager's registry and serves the gauges
+  // derived from cluster state (controllers/telemetry).
   static core::Result<std::unique_ptr<ControllerSet>> create(runtime::Manager& manager,
                                                              nodewright::aws::Transport& transport,
                                                              ControllerSetOptions options);
@@ -57,8 +61,13 @@ class ControllerSet {
 
  private:
   ControllerSet() = default;
+  // The provider wrapped for `controller`; lives as long as the set.
+  cloud::CloudProvider& measured(runtime::Manager& manager, const std::string& controller);
 
   std::unique_ptr<cloud::aws::AwsStack> stack_;
+  // The provider as each controller sees it: timed and counted under that controller's name.
+  std::vector<std::unique_ptr<controllers::telemetry::MeasuredCloudProvider>> measured_;
+  std::unique_ptr<controllers::telemetry::StateMetricsController> stateMetrics_;
   std::unique_ptr<cloud::aws::NodeClassController> nodeClasses_;
   std::unique_ptr<controllers::provisioning::Provisioner> provisioner_;
   std::unique_ptr<controllers::garbagecollection::GarbageCollector> garbageCollector_;

@@ -21,6 +21,7 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
   self->transport_ = nodewright::aws::makeCurlTransport();
   runtime::ManagerOptions managerOptions;
   managerOptions.component = "karpenter";
+  managerOptions.metricsEndpoint = options.metrics;
   self->manager_ = std::make_unique<runtime::Manager>(*self->client_, managerOptions);
 
   ControllerSetOptions set;

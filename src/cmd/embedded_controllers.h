@@ -25,6 +25,8 @@ struct EmbeddedControllersOptions {
   std::string clusterName = "nodewright";
   // Cluster API on Azure against this ARM endpoint; none without one.
   std::optional<AzureControllerSetOptions> azure;
+  // Where /metrics is served; none without it.
+  std::optional<runtime::EndpointsOptions> metrics;
 };
 
 class EmbeddedControllers {
@@ -36,6 +38,8 @@ class EmbeddedControllers {
 
   // Whether every informer has listed the cluster once, so the controllers see it.
   bool cachesSynced() const { return manager_->cachesSynced(); }
+  // The port /metrics is served on, once the manager has started its endpoints.
+  std::optional<uint16_t> metricsPort() const { return manager_->metricsPort(); }
 
  private:
   EmbeddedControllers() = default;

@@ -51,6 +51,8 @@ struct UpOptions {
   std::string examplesDir;
   std::string requestLog;
   std::string logFile;                       // "": DATA/nodewright.log; "-": stderr
+  // Where the controllers serve /metrics; "": a free loopback port (printed at start).
+  std::string metricsAddress;
   std::vector<std::string> controllerFlags;  // after --cloud aws|azure
 };
 
@@ -97,12 +99,16 @@ int runController(const UpOptions& o, Context& ctx) {
   if (o.cloud == "azure") {
     args.insert(args.end(), {"--cloud", "azure"});
   }
+  if (!o.metricsAddress.empty()) {
+    args.insert(args.end(), {"--metrics-bind-address", o.metricsAddress});
+  }
   args.insert(args.end(), o.controllerFlags.begin(), o.controllerFlags.end());
   return run(ctx.registry, args, ctx.in, ctx.out, ctx.err);
 }
 
 core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const ListenAddress& address,
-                         const core::Clock& clock, RunningSystem& system, Context& ctx) {
+                         const ListenAddress& metrics, const core::Clock& clock,
+                         RunningSystem& system, Context& ctx) {
   up::StartupProgress progress(ctx.out, 4);
   progress.begin("embedded API server");
   apiserver::ApiServerOptions serverOptions;
@@ -164,6 +170,9 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   embedded.kubeconfig = system.server->kubeconfigPath();
   embedded.ec2Endpoint = system.ec2->url();
   embedded.region = system.ec2->emulator().world().region;
+  embedded.metrics = runtime::EndpointsOptions{};
+  embedded.metrics->host = metrics.host;
+  embedded.metrics->port = metrics.port;
   AzureControllerSetOptions azure;
   azure.armEndpoint = system.arm->url();
   azure.caPem = system.arm->caPem();
@@ -184,6 +193,11 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   progress.done(
       "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption), node agent, Cluster API "
       "and CAPZ; caches synced");
+  if (auto port = system.controllers->metricsPort()) {
+    const bool v6 = metrics.host.find(':') != std::string::npos;
+    ctx.out << "  metrics: http://" << (v6 ? "[" + metrics.host + "]" : metrics.host) << ":"
+            << *port << "/metrics\n";
+  }
   ctx.out << fmt::format(
       "nodewright is ready in {:.1f} s: kubectl --kubeconfig {} get nodepools,"
       "nodeclaims,nodes,clusters,azuremachines\n",
@@ -309,13 +323,20 @@ int runUp(const UpOptions& o, Context& ctx) {
     ctx.err << "error: " << address.error().message() << "\n";
     return kExitUsage;
   }
+  // As `nodewright controller` serves it; reachable from a Prometheus elsewhere if asked.
+  auto metrics = parseListenAddress(o.metricsAddress.empty() ? "127.0.0.1:0" : o.metricsAddress,
+                                    "--metrics-bind-address", ListenScope::Any);
+  if (!metrics) {
+    ctx.err << "error: " << metrics.error().message() << "\n";
+    return kExitUsage;
+  }
   std::optional<SignalWaiter> waiter;
   if (!o.exitWhenReady) {
     waiter.emplace();
   }
   core::SystemClock clock;
   RunningSystem system;
-  if (auto started = startSystem(o, dataDir, *address, clock, system, ctx); !started) {
+  if (auto started = startSystem(o, dataDir, *address, *metrics, clock, system, ctx); !started) {
     ctx.err << "error: " << started.error().message() << "\n";
     return kExitFailed;
   }
@@ -361,6 +382,9 @@ void addUpCommand(CLI::App& app, Context& ctx, Action& action) {
   sub->add_flag("--dry-run", o->dryRun, "Print the plan and check the model; start nothing");
   sub->add_option("--listen", o->listen, "Loopback address of the embedded API server")
       ->capture_default_str();
+  sub->add_option("--metrics-bind-address", o->metricsAddress,
+                  "Where the controllers serve /metrics (default: a free loopback port, printed "
+                  "at start)");
   // The default now; kept so that scripts written for it still run.
   const std::string waitHelp = "Stay up until SIGINT or SIGTERM, then stop cleanly (the default)";
   sub->add_flag("--wait", waitHelp);

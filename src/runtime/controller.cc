@@ -37,6 +37,13 @@ std::optional<Request> controllerOwner(const api::Object& object, const std::str
 
 namespace {
 
+// controller-runtime's reconcile_time_seconds buckets: 5 ms to 60 s.
+std::vector<double> reconcileTimeBuckets() {
+  return {0.005, 0.01, 0.025, 0.05, 0.1,  0.15, 0.2,  0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6,
+          0.7,   0.8,  0.9,   1.0,  1.25, 1.5,  1.75, 2.0,  2.5, 3.0,  3.5, 4.0,  4.5, 5,
+          6,     7,    8,     9,    10,   15,   20,   25,   30,  40,   50,  60};
+}
+
 QueueOptions namedQueue(QueueOptions options, const std::string& name, Registry* metrics) {
   if (options.name.empty()) {
     options.name = name;
@@ -59,11 +66,44 @@ Controller::Controller(std::string name, Reconciler& reconciler, const core::Clo
       queue_(clock, namedQueue(options_.queue, name_, metrics)),
       logger_(namedLogger("controller." + name_)) {
   if (metrics_) {
-    metrics_
-        ->gauge("controller_runtime_max_concurrent_reconciles",
-                "Maximum number of concurrent reconciles per controller.", {"controller"})
+    Registry& r = *metrics_;
+    r.gauge("controller_runtime_max_concurrent_reconciles",
+            "Maximum number of concurrent reconciles per controller", {"controller"})
         .with({name_})
         .set(options_.workers);
+    families_.total =
+        &r.counter("controller_runtime_reconcile_total",
+                   "Total number of reconciliations per controller", {"controller", "result"});
+    families_.errors =
+        &r.counter("controller_runtime_reconcile_errors_total",
+                   "Total number of reconciliation errors per controller", {"controller"});
+    // Registered for parity: this runtime has no terminal errors (every error backs off), so it
+    // stays at zero.
+    families_.terminalErrors =
+        &r.counter("controller_runtime_terminal_reconcile_errors_total",
+                   "Total number of terminal reconciliation errors per controller", {"controller"});
+    families_.panics =
+        &r.counter("controller_runtime_reconcile_panics_total",
+                   "Total number of reconciliation panics per controller", {"controller"});
+    families_.timeouts =
+        &r.counter("controller_runtime_reconcile_timeouts_total",
+                   "Total number of reconciliation timeouts per controller", {"controller"});
+    families_.time = &r.histogram("controller_runtime_reconcile_time_seconds",
+                                  "Length of time per reconciliation per controller",
+                                  {"controller"}, reconcileTimeBuckets());
+    families_.activeWorkers =
+        &r.gauge("controller_runtime_active_workers",
+                 "Number of currently used workers per controller", {"controller"});
+    // Each controller's series exist from the start, at zero, as controller-runtime
+    // initialises them.
+    for (const char* result : {"success", "error", "requeue", "requeue_after"}) {
+      families_.total->with({name_, result});
+    }
+    for (auto* family :
+         {families_.errors, families_.terminalErrors, families_.panics, families_.timeouts}) {
+      family->with({name_});
+    }
+    families_.activeWorkers->with({name_});
   }
 }
 
@@ -138,12 +178,7 @@ void Controller::stop() {
 }
 
 void Controller::work(std::stop_token stop) {
-  auto* active =
-      metrics_ ? &metrics_
-                      ->gauge("controller_runtime_active_workers",
-                              "Number of currently used workers per controller.", {"controller"})
-                      .with({name_})
-               : nullptr;
+  Gauge* active = families_.activeWorkers ? &families_.activeWorkers->with({name_}) : nullptr;
   while (auto key = queue_.get()) {
     if (active) {
       active->add(1);
@@ -166,14 +201,18 @@ void Controller::processOne(const std::string& key, std::stop_token stop) {
   auto start = clock_.steadyNow();
   Context context(clock_, start + options_.reconcileTimeout, stop, logger_, key, options_.gate);
   Outcome outcome;
+  bool threw = false;
   try {
     outcome = reconciler_.reconcile(Request::fromKey(key), context);
   } catch (const std::exception& e) {
-    // Exceptions never cross the worker thread; they count as errors like any other.
+    // Exceptions never cross the worker thread; they count as errors like any other, and as
+    // controller-runtime's recovered panics.
+    threw = true;
     outcome = core::fail(core::Error::internal(std::string("reconciler threw: ") + e.what()));
   }
   const double seconds = std::chrono::duration<double>(clock_.steadyNow() - start).count();
   std::string result;
+  bool timedOut = false;
   if (!outcome) {
     result = "error";
     if (stop.stop_requested()) {
@@ -184,6 +223,7 @@ void Controller::processOne(const std::string& key, std::stop_token stop) {
     queue_.addRateLimited(key);
   } else if (context.cancelled() && !stop.stop_requested()) {
     result = "error";
+    timedOut = true;
     core::logWarn(*logger_, "reconcile exceeded its deadline",
                   {{"deadline", options_.reconcileTimeout}});
     queue_.addRateLimited(key);
@@ -201,25 +241,18 @@ void Controller::processOne(const std::string& key, std::stop_token stop) {
     result = "success";
     queue_.forget(key);
   }
-  if (metrics_) {
-    metrics_
-        ->counter("controller_runtime_reconcile_total",
-                  "Total number of reconciliations per controller.", {"controller", "result"})
-        .with({name_, result})
-        .inc();
+  if (families_.total) {
+    families_.total->with({name_, result}).inc();
     if (result == "error") {
-      metrics_
-          ->counter("controller_runtime_reconcile_errors_total",
-                    "Total number of reconciliation errors per controller.", {"controller"})
-          .with({name_})
-          .inc();
+      families_.errors->with({name_}).inc();
     }
-    metrics_
-        ->histogram("controller_runtime_reconcile_time_seconds",
-                    "Length of time per reconciliation per controller.", {"controller"},
-                    Registry::exponentialBuckets(0.001, 2, 16))
-        .with({name_})
-        .observe(seconds);
+    if (threw) {
+      families_.panics->with({name_}).inc();
+    }
+    if (timedOut) {
+      families_.timeouts->with({name_}).inc();
+    }
+    families_.time->with({name_}).observe(seconds);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <spdlog/logger.h>
 
 #include "kube/informer.h"
+#include "runtime/metrics.h"
 #include "runtime/reconciler.h"
 #include "runtime/workqueue.h"
 
@@ -69,6 +70,19 @@ class Controller {
   const core::Clock& clock_;
   ControllerOptions options_;
   Registry* metrics_;
+  // controller-runtime's per-controller families (pkg/internal/controller/metrics), registered
+  // with the controller so /metrics lists them before its first reconcile; null without a
+  // registry.
+  struct Families {
+    Family<Counter>* total = nullptr;
+    Family<Counter>* errors = nullptr;
+    Family<Counter>* terminalErrors = nullptr;
+    Family<Counter>* panics = nullptr;
+    Family<Counter>* timeouts = nullptr;
+    Family<Histogram>* time = nullptr;
+    Family<Gauge>* activeWorkers = nullptr;
+  };
+  Families families_;
   WorkQueue queue_;
   std::shared_ptr<spdlog::logger> logger_;
   std::vector<std::jthread> workers_;

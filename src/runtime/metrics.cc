@@ -10,7 +10,7 @@
 namespace nodewright::runtime {
 namespace {
 
-enum class Type { Counter = 0, Gauge = 1, Histogram = 2 };
+enum class Type { Counter = 0, Gauge = 1, Histogram = 2, Summary = 3 };
 
 const char* typeName(Type type) {
   switch (type) {
@@ -20,6 +20,8 @@ const char* typeName(Type type) {
       return "gauge";
     case Type::Histogram:
       return "histogram";
+    case Type::Summary:
+      return "summary";
   }
   return "untyped";
 }
@@ -37,6 +39,10 @@ constexpr Type typeOf<Gauge>() {
 template <>
 constexpr Type typeOf<Histogram>() {
   return Type::Histogram;
+}
+template <>
+constexpr Type typeOf<Summary>() {
+  return Type::Summary;
 }
 
 // C++20 has atomic<double>::fetch_add, but a CAS loop works on every standard library.
@@ -61,12 +67,16 @@ bool validMetricName(const std::string& name) {
   return true;
 }
 
-// "__" names are reserved for Prometheus itself; "le" is a histogram's own label.
+// "__" names are reserved for Prometheus itself; "le" is a histogram's own label, "quantile" a
+// summary's.
 bool validLabelName(const std::string& name, Type type) {
   if (name.empty() || name.rfind("__", 0) == 0) {
     return false;
   }
   if (type == Type::Histogram && name == "le") {
+    return false;
+  }
+  if (type == Type::Summary && name == "quantile") {
     return false;
   }
   for (size_t i = 0; i < name.size(); ++i) {
@@ -98,8 +108,9 @@ std::string escape(const std::string& text, bool quote) {
   return out;
 }
 
-// `{a="x",b="y"}` with an optional trailing `le`, or "" without any label.
-std::string labelText(const Labels& names, const Labels& values, const std::string* le = nullptr) {
+// `{a="x",b="y"}` with an optional trailing `le` (or `quantile`), or "" without any label.
+std::string labelText(const Labels& names, const Labels& values, const std::string* le = nullptr,
+                      const char* leName = "le") {
   if (names.empty() && !le) {
     return "";
   }
@@ -114,7 +125,7 @@ std::string labelText(const Labels& names, const Labels& values, const std::stri
     if (!names.empty()) {
       out += ',';
     }
-    out += "le=\"" + *le + '"';
+    out += std::string(leName) + "=\"" + *le + '"';
   }
   out += '}';
   return out;
@@ -156,13 +167,23 @@ void renderChildren(std::string& out, const Family<Histogram>& family) {
   }
 }
 
+void renderChildren(std::string& out, const Family<Summary>& family) {
+  for (const auto& [values, summary] : family.children()) {
+    for (const auto& [q, v] : summary->quantiles()) {
+      std::string quantile = formatMetricValue(q);
+      sampleLine(out, family.name(), labelText(family.labelNames(), values, &quantile, "quantile"),
+                 v);
+    }
+    std::string labels = labelText(family.labelNames(), values);
+    sampleLine(out, family.name() + "_sum", labels, summary->sum());
+    sampleLine(out, family.name() + "_count", labels, static_cast<double>(summary->count()));
+  }
+}
+
 template <class M>
 void renderFamily(std::string& out, const Family<M>& family) {
   std::string body;
   renderChildren(body, family);
-  if (body.empty()) {
-    return;
-  }
   out += "# HELP " + family.name() + ' ' + escape(family.help(), false) + '\n';
   out += "# TYPE " + family.name() + ' ' + typeName(typeOf<M>()) + '\n';
   out += body;
@@ -258,6 +279,60 @@ std::vector<uint64_t> Histogram::cumulative() const {
   return out;
 }
 
+// Summary
+
+Summary::Summary(const std::vector<double>& quantiles) {
+  for (double q : quantiles) {
+    if (q >= 0 && q <= 1) quantiles_.push_back(q);
+  }
+  std::sort(quantiles_.begin(), quantiles_.end());
+  quantiles_.erase(std::unique(quantiles_.begin(), quantiles_.end()), quantiles_.end());
+}
+
+void Summary::observe(double v) {
+  std::lock_guard lock(mu_);
+  ++count_;
+  sum_ += v;
+  if (std::isnan(v)) return;  // counted and summed as Go does, but never a quantile
+  if (window_.size() < kWindow) {
+    window_.push_back(v);
+  } else {
+    window_[next_] = v;
+    next_ = (next_ + 1) % kWindow;
+  }
+}
+
+uint64_t Summary::count() const {
+  std::lock_guard lock(mu_);
+  return count_;
+}
+
+double Summary::sum() const {
+  std::lock_guard lock(mu_);
+  return sum_;
+}
+
+std::vector<std::pair<double, double>> Summary::quantiles() const {
+  std::vector<double> sorted;
+  {
+    std::lock_guard lock(mu_);
+    sorted = window_;
+  }
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::pair<double, double>> out;
+  out.reserve(quantiles_.size());
+  for (double q : quantiles_) {
+    if (sorted.empty()) {
+      out.emplace_back(q, std::nan(""));
+      continue;
+    }
+    // The nearest rank: the smallest observation with at least q of them at or below it.
+    auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+    out.emplace_back(q, sorted[rank == 0 ? 0 : rank - 1]);
+  }
+  return out;
+}
+
 // Family
 
 template <class M>
@@ -283,13 +358,19 @@ M& Family<M>::with(const Labels& values) {
   std::unique_lock lock(mu_);
   auto& child = children_[*key];
   if (!child) {
-    if constexpr (std::is_same_v<M, Histogram>) {
-      child = std::make_unique<Histogram>(bounds_);
+    if constexpr (std::is_same_v<M, Histogram> || std::is_same_v<M, Summary>) {
+      child = std::make_unique<M>(bounds_);
     } else {
       child = std::make_unique<M>();
     }
   }
   return *child;
+}
+
+template <class M>
+bool Family<M>::remove(const Labels& values) {
+  std::unique_lock lock(mu_);
+  return children_.erase(values) > 0;
 }
 
 template <class M>
@@ -306,6 +387,7 @@ std::vector<std::pair<Labels, const M*>> Family<M>::children() const {
 template class Family<Counter>;
 template class Family<Gauge>;
 template class Family<Histogram>;
+template class Family<Summary>;
 
 // Registry
 
@@ -314,6 +396,7 @@ struct Registry::Entry {
   std::unique_ptr<Family<Counter>> counter;
   std::unique_ptr<Family<Gauge>> gauge;
   std::unique_ptr<Family<Histogram>> histogram;
+  std::unique_ptr<Family<Summary>> summary;
 
   template <class M>
   std::unique_ptr<Family<M>>& slot() {
@@ -321,8 +404,10 @@ struct Registry::Entry {
       return counter;
     } else if constexpr (std::is_same_v<M, Gauge>) {
       return gauge;
-    } else {
+    } else if constexpr (std::is_same_v<M, Histogram>) {
       return histogram;
+    } else {
+      return summary;
     }
   }
 };
@@ -393,6 +478,11 @@ Family<Histogram>& Registry::histogram(const std::string& name, const std::strin
   return family<Histogram>(name, help, std::move(labelNames), std::move(bounds));
 }
 
+Family<Summary>& Registry::summary(const std::string& name, const std::string& help,
+                                   Labels labelNames, std::vector<double> quantiles) {
+  return family<Summary>(name, help, std::move(labelNames), std::move(quantiles));
+}
+
 std::string Registry::render() const {
   // Families are never removed, so pointers taken under the lock stay valid after it; rendering
   // outside it keeps registrations from waiting on a scrape.
@@ -415,6 +505,9 @@ std::string Registry::render() const {
         break;
       case Type::Histogram:
         renderFamily(out, *entry->histogram);
+        break;
+      case Type::Summary:
+        renderFamily(out, *entry->summary);
         break;
     }
   }

@@ -60,6 +60,29 @@ class Histogram {
   std::atomic<double> sum_{0};
 };
 
+// client_golang's Summary as Karpenter configures it: quantiles over recent observations, plus
+// a running sum and count. Where client_golang estimates the quantiles over a ten-minute window
+// (CKMS, error 0.01), this keeps the last kWindow observations and computes them exactly, so a
+// scrape never depends on wall time. NaN quantiles before the first observation, as Go renders.
+class Summary {
+ public:
+  static constexpr size_t kWindow = 1024;
+  explicit Summary(const std::vector<double>& quantiles);
+  void observe(double v);
+  uint64_t count() const;
+  double sum() const;
+  // (quantile, value) for each configured quantile, in ascending order of quantile.
+  std::vector<std::pair<double, double>> quantiles() const;
+
+ private:
+  std::vector<double> quantiles_;  // fixed after construction
+  mutable std::mutex mu_;
+  std::vector<double> window_;  // GUARDED_BY(mu_): a ring of the last kWindow observations
+  size_t next_ = 0;             // GUARDED_BY(mu_)
+  uint64_t count_ = 0;          // GUARDED_BY(mu_)
+  double sum_ = 0;              // GUARDED_BY(mu_)
+};
+
 // A named family of one metric type; children are created on first use of a label set and live
 // as long as the registry, so references from with() stay valid and may be cached.
 template <class M>
@@ -70,6 +93,10 @@ class Family {
   M& with(const Labels& values);
   // For families without labels.
   M& get() { return with({}); }
+  // Drops the child of these label values (a gauge whose subject is gone, as DeleteLabelValues
+  // does); false if there was none. References to it from with() dangle afterwards, so only
+  // families whose children are never cached may use it.
+  bool remove(const Labels& values);
   // Every child with its label values, sorted.
   std::vector<std::pair<Labels, const M*>> children() const;
 
@@ -88,7 +115,7 @@ class Family {
   const std::string name_;
   const std::string help_;
   const Labels labelNames_;
-  const std::vector<double> bounds_;  // histograms only
+  const std::vector<double> bounds_;  // histogram bounds or summary quantiles
   std::atomic<bool> warnedLabels_{false};
   mutable std::shared_mutex mu_;
   std::map<Labels, std::unique_ptr<M>> children_;  // GUARDED_BY(mu_)
@@ -110,9 +137,12 @@ class Registry {
   Family<Histogram>& histogram(const std::string& name, const std::string& help,
                                Labels labelNames = {},
                                std::vector<double> bounds = defaultBuckets());
+  Family<Summary>& summary(const std::string& name, const std::string& help, Labels labelNames = {},
+                           std::vector<double> quantiles = {0, 0.5, 0.9, 0.99, 1});
 
   // Text exposition format 0.0.4, families sorted by name, children by label values. A family
-  // with labels and no children yet is left out (as the Go client does).
+  // with labels and no children yet renders its HELP and TYPE lines alone, so every family
+  // registered at start is listed on /metrics before its first event.
   std::string render() const;
 
   // Prometheus client's default buckets (5 ms .. 10 s).

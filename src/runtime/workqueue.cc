@@ -21,36 +21,41 @@ WorkQueue::WorkQueue(const core::Clock& clock, QueueOptions options)
   if (options_.metrics == nullptr) {
     return;
   }
-  // controller-runtime's names, help and buckets (pkg/metrics/workqueue.go).
+  // controller-runtime's names, labels, help and buckets (pkg/internal/metrics/workqueue.go):
+  // a controller's queue is named after it, so both labels carry the name; this queue has no
+  // priorities, so depth's priority is "".
   Registry& r = *options_.metrics;
-  const Labels labels{options_.name};
+  const Labels names{"name", "controller"};
+  const Labels labels{options_.name, options_.name};
   const std::vector<double> buckets = Registry::exponentialBuckets(10e-9, 10, 12);
-  depth_ = &r.gauge("workqueue_depth", "Current depth of workqueue", {"name"}).with(labels);
-  adds_ = &r.counter("workqueue_adds_total", "Total number of adds handled by workqueue", {"name"})
+  depth_ = &r.gauge("workqueue_depth", "Current depth of workqueue by workqueue and priority",
+                    {"name", "controller", "priority"})
+                .with({options_.name, options_.name, ""});
+  adds_ = &r.counter("workqueue_adds_total", "Total number of adds handled by workqueue", names)
                .with(labels);
-  retries_ = &r.counter("workqueue_retries_total", "Total number of retries handled by workqueue",
-                        {"name"})
-                  .with(labels);
+  retries_ =
+      &r.counter("workqueue_retries_total", "Total number of retries handled by workqueue", names)
+           .with(labels);
   queueDuration_ =
       &r.histogram("workqueue_queue_duration_seconds",
-                   "How long in seconds an item stays in workqueue before being requested",
-                   {"name"}, buckets)
+                   "How long in seconds an item stays in workqueue before being requested", names,
+                   buckets)
            .with(labels);
-  workDuration_ = &r.histogram("workqueue_work_duration_seconds",
-                               "How long in seconds processing an item from workqueue takes.",
-                               {"name"}, buckets)
-                       .with(labels);
+  workDuration_ =
+      &r.histogram("workqueue_work_duration_seconds",
+                   "How long in seconds processing an item from workqueue takes.", names, buckets)
+           .with(labels);
   unfinished_ = &r.gauge("workqueue_unfinished_work_seconds",
                          "How many seconds of work has been done that is in progress and hasn't "
                          "been observed by work_duration. Large values indicate stuck threads. "
                          "One can deduce the number of stuck threads by observing the rate at "
                          "which this increases.",
-                         {"name"})
+                         names)
                      .with(labels);
   longestRunning_ = &r.gauge("workqueue_longest_running_processor_seconds",
                              "How many seconds has the longest running processor for workqueue "
                              "been running.",
-                             {"name"})
+                             names)
                          .with(labels);
   // Families with labels render only once a child exists; start at zero so they show.
   depth_->set(0);

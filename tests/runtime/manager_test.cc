@@ -83,9 +83,11 @@ TEST(Manager, MetricsParseAsPrometheusTextAndRealCountersMove) {
       value("controller_runtime_reconcile_time_seconds",
             "controller_runtime_reconcile_time_seconds_count", {{"controller", "configmaps"}}),
       5);
-  EXPECT_GE(value("workqueue_adds", "workqueue_adds_total", {{"name", "configmaps"}}), 5);
+  EXPECT_GE(value("workqueue_adds", "workqueue_adds_total",
+                  {{"name", "configmaps"}, {"controller", "configmaps"}}),
+            5);
   EXPECT_GE(value("workqueue_queue_duration_seconds", "workqueue_queue_duration_seconds_count",
-                  {{"name", "configmaps"}}),
+                  {{"name", "configmaps"}, {"controller", "configmaps"}}),
             5);
   std::string host = config.server.substr(config.server.find("://") + 3);
   EXPECT_GE(value("rest_client_requests", "rest_client_requests_total",

@@ -137,10 +137,69 @@ TEST(MetricsTest, HistogramWithoutLabelsRendersZeroFromTheStart) {
             "empty_seconds_count 0\n");
 }
 
-TEST(MetricsTest, LabelledFamilyWithoutChildrenIsLeftOut) {
+TEST(MetricsTest, LabelledFamilyWithoutChildrenIsListedFromTheStart) {
   Registry registry;
   registry.counter("unused_total", "Unused.", {"x"});
-  EXPECT_EQ(registry.render(), "");
+  const std::string text = registry.render();
+  EXPECT_EQ(text,
+            "# HELP unused_total Unused.\n"
+            "# TYPE unused_total counter\n");
+  // Prometheus accepts a family without samples.
+  EXPECT_EQ(testing::prometheusParserExitCode(text), 0);
+}
+
+TEST(MetricsTest, RemovedChildIsNoLongerRendered) {
+  Registry registry;
+  auto& nodes = registry.gauge("nodes", "Nodes.", {"node"});
+  nodes.with({"a"}).set(1);
+  nodes.with({"b"}).set(2);
+  EXPECT_TRUE(nodes.remove({"a"}));
+  EXPECT_FALSE(nodes.remove({"a"}));
+  EXPECT_EQ(registry.render(),
+            "# HELP nodes Nodes.\n"
+            "# TYPE nodes gauge\n"
+            "nodes{node=\"b\"} 2\n");
+}
+
+TEST(MetricsTest, SummaryRendersQuantilesSumAndCount) {
+  Registry registry;
+  auto& startup = registry.summary("startup_seconds", "Startup.", {"pool"});
+  for (double v : {4.0, 1.0, 3.0, 2.0})
+    startup.with({"a"}).observe(v);
+  const std::string text = registry.render();
+  EXPECT_EQ(text,
+            "# HELP startup_seconds Startup.\n"
+            "# TYPE startup_seconds summary\n"
+            "startup_seconds{pool=\"a\",quantile=\"0\"} 1\n"
+            "startup_seconds{pool=\"a\",quantile=\"0.5\"} 2\n"
+            "startup_seconds{pool=\"a\",quantile=\"0.9\"} 4\n"
+            "startup_seconds{pool=\"a\",quantile=\"0.99\"} 4\n"
+            "startup_seconds{pool=\"a\",quantile=\"1\"} 4\n"
+            "startup_seconds_sum{pool=\"a\"} 10\n"
+            "startup_seconds_count{pool=\"a\"} 4\n");
+  EXPECT_EQ(testing::prometheusParserExitCode(text), 0);
+}
+
+TEST(MetricsTest, SummaryWithoutObservationsHasNaNQuantiles) {
+  Registry registry;
+  registry.summary("idle_seconds", "Idle.", {}, {0.5});
+  EXPECT_EQ(registry.render(),
+            "# HELP idle_seconds Idle.\n"
+            "# TYPE idle_seconds summary\n"
+            "idle_seconds{quantile=\"0.5\"} NaN\n"
+            "idle_seconds_sum 0\n"
+            "idle_seconds_count 0\n");
+}
+
+TEST(MetricsTest, SummaryKeepsOnlyTheLatestWindow) {
+  Summary summary({0, 1});
+  for (size_t i = 0; i < Summary::kWindow + 10; ++i)
+    summary.observe(static_cast<double>(i));
+  auto q = summary.quantiles();
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(q[0].second, 10);  // the first ten fell out of the window
+  EXPECT_EQ(q[1].second, static_cast<double>(Summary::kWindow + 9));
+  EXPECT_EQ(summary.count(), Summary::kWindow + 10);
 }
 
 TEST(MetricsTest, FormatsNumbersAsPrometheusParsesThem) {

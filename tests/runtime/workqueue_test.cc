@@ -319,17 +319,21 @@ TEST_F(WorkQueueTest, WorkersNeverProcessTheSameKeyConcurrently) {
 TEST_F(WorkQueueTest, ReportsControllerRuntimeMetrics) {
   Registry registry;
   WorkQueue q(clock_, options(&registry));
-  const Labels name{"test"};
-  auto& depth = registry.gauge("workqueue_depth", "", {"name"}).with(name);
-  auto& adds = registry.counter("workqueue_adds_total", "", {"name"}).with(name);
-  auto& retries = registry.counter("workqueue_retries_total", "", {"name"}).with(name);
+  const Labels name{"test", "test"};
+  auto& depth = registry.gauge("workqueue_depth", "", {"name", "controller", "priority"})
+                    .with({"test", "test", ""});
+  auto& adds = registry.counter("workqueue_adds_total", "", {"name", "controller"}).with(name);
+  auto& retries =
+      registry.counter("workqueue_retries_total", "", {"name", "controller"}).with(name);
   auto& queueDuration =
-      registry.histogram("workqueue_queue_duration_seconds", "", {"name"}).with(name);
+      registry.histogram("workqueue_queue_duration_seconds", "", {"name", "controller"}).with(name);
   auto& workDuration =
-      registry.histogram("workqueue_work_duration_seconds", "", {"name"}).with(name);
-  auto& unfinished = registry.gauge("workqueue_unfinished_work_seconds", "", {"name"}).with(name);
+      registry.histogram("workqueue_work_duration_seconds", "", {"name", "controller"}).with(name);
+  auto& unfinished =
+      registry.gauge("workqueue_unfinished_work_seconds", "", {"name", "controller"}).with(name);
   auto& longest =
-      registry.gauge("workqueue_longest_running_processor_seconds", "", {"name"}).with(name);
+      registry.gauge("workqueue_longest_running_processor_seconds", "", {"name", "controller"})
+          .with(name);
 
   q.add("a");
   q.add("a");
@@ -361,9 +365,16 @@ TEST_F(WorkQueueTest, ReportsControllerRuntimeMetrics) {
   EXPECT_DOUBLE_EQ(longest.value(), 1.0);
 
   const std::string text = registry.render();
-  EXPECT_NE(text.find("workqueue_queue_duration_seconds_count{name=\"test\"} 2"), std::string::npos)
+  EXPECT_NE(
+      text.find("workqueue_queue_duration_seconds_count{name=\"test\",controller=\"test\"} 2"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("workqueue_adds_total{name=\"test\"} 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("workqueue_adds_total{name=\"test\",controller=\"test\"} 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("workqueue_depth{name=\"test\",controller=\"test\",priority=\"\"} 0"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

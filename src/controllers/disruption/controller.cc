@@ -7,6 +7,7 @@
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
 #include "controllers/disruption/static_pools.h"
+#include "controllers/telemetry/karpenter.h"
 #include "core/log.h"
 
 namespace nodewright::controllers::disruption {
@@ -36,10 +37,14 @@ DisruptionController::DisruptionController(kube::Client& client, cloud::CloudPro
       startedAt_(clock.now()),
       orchestrator_(client, cloud, clock, events, metrics, options_.orchestration),
       allowed_(metrics.gauge("karpenter_nodepools_allowed_disruptions",
-                             "Nodes of a NodePool that may start disrupting now, by reason.",
+                             "The number of nodes for a given NodePool that can be concurrently "
+                             "disrupting at a point in time. Labeled by NodePool. Note that "
+                             "allowed disruptions can change very rapidly, as new nodes may be "
+                             "created and others may be deleted at any point.",
                              {"nodepool", "reason"})),
       eligible_(metrics.gauge("karpenter_voluntary_disruption_eligible_nodes",
-                              "Candidates for disruption in the last pass, by reason.",
+                              "Number of nodes eligible for disruption by Karpenter. Labeled by "
+                              "disruption reason.",
                               {"reason"})) {}
 
 runtime::Controller& DisruptionController::setup(runtime::Manager& manager) {
@@ -146,7 +151,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
       }
     }
     const int room = budget->room() - startedInPool[pool];
-    allowed_.with({pool, candidate.reason}).set(std::max(0, room));
+    allowed_.with({pool, telemetry::reasonLabel(candidate.reason)}).set(std::max(0, room));
     if (room <= 0) {
       report.blocked.push_back(name + ": budget: " + budget->verdict.description);
       continue;
@@ -172,7 +177,7 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
     recordStep(report, name, *step);
   }
   for (const char* reason : {kReasonDrifted, kReasonEmpty, kReasonExpired}) {
-    eligible_.with({reason}).set(eligible[reason]);
+    eligible_.with({telemetry::reasonLabel(reason)}).set(eligible[reason]);
   }
   return report;
 }

@@ -7,6 +7,7 @@
 #include "api/karpenter/well_known.h"
 #include "controllers/nodeclaim/conditions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
+#include "controllers/telemetry/karpenter.h"
 
 namespace nodewright::controllers::disruption {
 namespace {
@@ -26,6 +27,14 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+// Karpenter's decision labels: what the command does, why (lower case), and the consolidation
+// type ("empty" for emptiness, none for drift and expiry, which are not consolidation).
+runtime::Labels decisionLabels(const Command& command) {
+  const std::string reason = telemetry::reasonLabel(command.reason);
+  return {command.replacements.empty() ? "delete" : "replace", reason,
+          reason == "empty" ? "empty" : ""};
+}
+
 }  // namespace
 
 Orchestrator::Orchestrator(kube::Client& client, cloud::CloudProvider& cloud,
@@ -37,12 +46,24 @@ Orchestrator::Orchestrator(kube::Client& client, cloud::CloudProvider& cloud,
       clock_(clock),
       events_(events),
       options_(std::move(options)),
-      disrupted_(metrics.counter("karpenter_nodeclaims_disrupted_total",
-                                 "NodeClaims deleted by disruption, by reason and NodePool.",
-                                 {"reason", "nodepool"})),
+      disrupted_(metrics.counter(
+          "karpenter_nodeclaims_disrupted_total",
+          "Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim "
+          "was disrupted and the owning nodepool.",
+          {"reason", "nodepool", "capacity_type"})),
       decisions_(metrics.counter("karpenter_voluntary_disruption_decisions_total",
-                                 "Disruption decisions, by decision and reason.",
-                                 {"decision", "reason"})) {}
+                                 "Number of disruption decisions performed. Labeled by "
+                                 "disruption decision, reason, and consolidation type.",
+                                 {"decision", "reason", "consolidation_type"})),
+      queueFailures_(metrics.counter("karpenter_voluntary_disruption_queue_failures_total",
+                                     "The number of times that an enqueued disruption decision "
+                                     "failed. Labeled by disruption method.",
+                                     {"decision", "reason", "consolidation_type"})),
+      claimsCreated_(metrics.counter(
+          "karpenter_nodeclaims_created_total",
+          "Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim "
+          "was created, the owning nodepool, and if min values was relaxed for this nodeclaim.",
+          {"reason", "nodepool", "min_values_relaxed"})) {}
 
 core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches,
                                        const ClusterView& view, const Candidate& candidate,
@@ -60,7 +81,6 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
     event(claim, runtime::EventType::Normal, "DisruptionBlocked",
           fmt::format("Cannot disrupt NodeClaim ({}): pod {} cannot be rescheduled: {}",
                       candidate.reason, pod, why));
-    decisions_.with({"blocked", candidate.reason}).inc();
     return Step::Blocked;
   }
   Command command;
@@ -82,7 +102,7 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
   if (claim.node != nullptr) {
     startedNodes.insert(claim.node->metadata.name);
   }
-  decisions_.with({command.replacements.empty() ? "delete" : "replace", candidate.reason}).inc();
+  decisions_.with(decisionLabels(command)).inc();
   event(claim, runtime::EventType::Normal, "DisruptionLaunching",
         command.replacements.empty()
             ? fmt::format("Disrupting NodeClaim ({}: {}); its pods fit elsewhere", candidate.reason,
@@ -178,6 +198,13 @@ core::Result<Step> Orchestrator::launch(const provisioning::ClusterCaches& cache
         return core::fail(
             created.error().toError().wrap("creating replacement " + replacement.metadata.name));
       }
+      if (created) {
+        claimsCreated_
+            .with({telemetry::reasonLabel(command.reason),
+                   telemetry::labelValue(replacement.metadata, api::karpenter::kNodePoolLabel),
+                   "false"})
+            .inc();
+      }
       std::lock_guard lock(mu_);
       created_[replacement.metadata.name] = clock_.steadyNow();
     }
@@ -246,7 +273,10 @@ core::Result<Step> Orchestrator::deleteCandidate(const ClaimView& claim, const C
   if (!removed && !removed.error().is(kube::Reason::NotFound)) {
     return core::fail(removed.error().toError().wrap("deleting " + claim.claim->metadata.name));
   }
-  disrupted_.with({command.reason, claim.pool}).inc();
+  disrupted_
+      .with({telemetry::reasonLabel(command.reason), claim.pool,
+             telemetry::labelValue(claim.claim->metadata, "karpenter.sh/capacity-type")})
+      .inc();
   event(claim, runtime::EventType::Normal, "DisruptionTerminating",
         fmt::format("Disrupting NodeClaim: {}; replaced by {}", command.reason,
                     command.replacements.empty() ? std::string("nothing (its pods fit elsewhere)")
@@ -275,7 +305,7 @@ core::Result<Step> Orchestrator::giveUp(const ClaimView& claim, const Command& c
     options.preconditionUid = existing->metadata.uid;
     (void)claims_.remove("", name, options);
   }
-  decisions_.with({"failed", command.reason}).inc();
+  queueFailures_.with(decisionLabels(command)).inc();
   event(claim, runtime::EventType::Warning, "DisruptionFailed",
         "Gave up disrupting NodeClaim (" + command.reason + "): " + why);
   return Step::GaveUp;

@@ -83,6 +83,8 @@ class Orchestrator {
   const OrchestratorOptions options_;
   runtime::Family<runtime::Counter>& disrupted_;
   runtime::Family<runtime::Counter>& decisions_;
+  runtime::Family<runtime::Counter>& queueFailures_;
+  runtime::Family<runtime::Counter>& claimsCreated_;
   std::mutex mu_;
   // Replacements this process created that the cache may not show yet.
   std::map<std::string, std::chrono::steady_clock::time_point> created_;  // GUARDED_BY(mu_)

@@ -7,6 +7,7 @@
 #include "api/object.h"
 #include "controllers/nodeclaim/conditions.h"
 #include "controllers/nodeclaim/well_known.h"
+#include "controllers/telemetry/karpenter.h"
 
 namespace nodewright::controllers::nodeclaim {
 
@@ -190,6 +191,9 @@ void LifecycleController::countTransitions(const NodeClaim& before, const NodeCl
   }
   if (!isTrue(was, kRegistered) && isTrue(is, kRegistered)) {
     metrics_.registered.with(pool).inc();
+    metrics_.nodesCreated
+        .with({pool[0], telemetry::labelValue(claim.metadata, "topology.kubernetes.io/zone")})
+        .inc();
     metrics_.registrationDuration.with(pool).observe(
         secondsBetween(findCondition(is, kLaunched), findCondition(is, kRegistered)));
   }

@@ -197,15 +197,24 @@ core::Status LifecycleController::releaseNode(const Node& node) {
       return core::fail(removed.error().toError().wrap("deleting node " + node.metadata.name));
     }
   }
-  auto released =
-      kube::updateWithRetry(client_, kind, "", node.metadata.name, [](api::Object& object) {
+  std::optional<Node> removedFrom;
+  auto released = kube::updateWithRetry(
+      client_, kind, "", node.metadata.name, [&removedFrom](api::Object& object) {
         Node* target = object.as<Node>();
-        return target != nullptr &&
-               std::erase(target->metadata.finalizers, std::string(kTerminationFinalizer)) > 0;
+        if (target == nullptr ||
+            std::erase(target->metadata.finalizers, std::string(kTerminationFinalizer)) == 0) {
+          removedFrom.reset();
+          return false;
+        }
+        removedFrom = *target;
+        return true;
       });
   if (!released && !released.error().is(kube::Reason::NotFound)) {
     return core::fail(
         released.error().toError().wrap("removing the finalizer of node " + node.metadata.name));
+  }
+  if (released && removedFrom) {
+    metrics_.countNodeTerminated(*removedFrom, now());
   }
   return {};
 }
@@ -220,7 +229,7 @@ runtime::Outcome LifecycleController::releaseClaim(const NodeClaim& claim) {
     }
     return apiFailure(updated.error(), "removing the finalizer");
   }
-  metrics_.terminated.with({nodePoolOf(claim)}).inc();
+  metrics_.countClaimTerminated(claim, now());
   event(claim, runtime::EventType::Normal, "Terminated",
         claim.status.providerID.empty() ? "NodeClaim released, never launched"
                                         : "Machine " + claim.status.providerID + " terminated");

@@ -7,6 +7,7 @@
 
 #include "cloud/exclusions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
+#include "controllers/telemetry/karpenter.h"
 #include "core/log.h"
 
 namespace nodewright::controllers::provisioning {
@@ -30,15 +31,20 @@ Provisioner::Provisioner(kube::Client& client, cloud::CloudProvider& cloud,
       events_(events),
       options_(options),
       batcher_(clock, options.batch),
-      schedulingSeconds_(
-          metrics.histogram("karpenter_provisioner_scheduling_duration_seconds",
-                            "Duration of one scheduling simulation of the pending pods.", {},
-                            runtime::Registry::exponentialBuckets(0.0005, 2, 16))),
-      claimsCreated_(metrics.counter("karpenter_nodeclaims_created_total",
-                                     "NodeClaims created, by reason and NodePool.",
-                                     {"reason", "nodepool"})),
-      unschedulablePods_(metrics.gauge("karpenter_provisioner_unschedulable_pods",
-                                       "Pending pods the last pass could place nowhere.")) {}
+      schedulingSeconds_(metrics.histogram(
+          "karpenter_scheduler_scheduling_duration_seconds",
+          "Duration of scheduling simulations used for deprovisioning and provisioning in "
+          "seconds.",
+          {"controller"}, telemetry::durationBuckets())),
+      claimsCreated_(metrics.counter(
+          "karpenter_nodeclaims_created_total",
+          "Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim "
+          "was created, the owning nodepool, and if min values was relaxed for this nodeclaim.",
+          {"reason", "nodepool", "min_values_relaxed"})),
+      unschedulablePods_(metrics.gauge("karpenter_scheduler_unschedulable_pods_count",
+                                       "The number of unschedulable Pods.", {"controller"})) {
+  unschedulablePods_.with({kName}).set(0);
+}
 
 runtime::Controller& Provisioner::setup(runtime::Manager& manager) {
   caches_.pods = &manager.informerFor<api::corev1::Pod>().cache();
@@ -138,7 +144,7 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   PassSummary summary;
   summary.pendingPods = snapshot.pendingPods().size();
   if (summary.pendingPods == 0) {
-    unschedulablePods_.get().set(0);
+    unschedulablePods_.with({kName}).set(0);
     return summary;
   }
   std::map<std::string, std::vector<cloud::InstanceType>> typesByPool;
@@ -174,10 +180,10 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
   const auto start = clock_.steadyNow();
   const scheduling::Results results = scheduling::schedule(input);
   summary.seconds = std::chrono::duration<double>(clock_.steadyNow() - start).count();
-  schedulingSeconds_.get().observe(summary.seconds);
+  schedulingSeconds_.with({kName}).observe(summary.seconds);
   summary.onExistingNodes = results.existingNodes.size();
   summary.unschedulable = results.errors.size();
-  unschedulablePods_.get().set(static_cast<double>(results.errors.size()));
+  unschedulablePods_.with({kName}).set(static_cast<double>(results.errors.size()));
 
   createClaims(snapshot, results, context, summary);
   for (const auto& [key, why] : results.errors) {
@@ -210,7 +216,8 @@ void Provisioner::createClaims(const ClusterSnapshot& snapshot, const scheduling
       std::lock_guard lock(mu_);
       recent_.push_back({*created, clock_.steadyNow()});
     }
-    claimsCreated_.with({"provisioning", planned.nodePool}).inc();
+    // Karpenter's reason for a claim made for pending pods; minValues are never relaxed here.
+    claimsCreated_.with({"provisioned", planned.nodePool, "false"}).inc();
     summary.createdNodeClaims.push_back(created->metadata.name);
     const std::string message =
         fmt::format("Pod should schedule on: nodeclaim/{} ({} instance types, from ${:.4f}/h)",

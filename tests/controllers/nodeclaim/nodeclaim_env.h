@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -208,7 +209,19 @@ class NodeClaimEnv : public ::testing::Test {
   double counter(const std::string& family, const std::string& label, const std::string& value) {
     return registry_.counter(family, "", {label}).with({value}).value();
   }
-  double poolCounter(const std::string& family) { return counter(family, "nodepool", "default"); }
+  // The family's total over every series of NodePool "default", whatever its other labels.
+  double poolCounter(const std::string& name) {
+    auto& family = registry_.counter(name, "", {"nodepool"});
+    const auto& names = family.labelNames();
+    const auto at = std::find(names.begin(), names.end(), "nodepool") - names.begin();
+    double total = 0;
+    for (const auto& [values, counter] : family.children()) {
+      if (values.at(at) == "default") {
+        total += counter->value();
+      }
+    }
+    return total;
+  }
   // Reasons of the Events recorded about `name`, once the recorder has sent what it queued.
   std::vector<std::string> eventReasons(const std::string& name) {
     manager_->events().flush();

@@ -37,8 +37,8 @@ class TerminationTest : public NodeClaimEnv {
     ASSERT_TRUE(created) << created.error().describe();
   }
 
-  double refusals() { return counter("karpenter_nodes_eviction_requests_total", "code", "429"); }
-  double accepted() { return counter("karpenter_nodes_eviction_requests_total", "code", "200"); }
+  double refusals() { return counter("karpenter_pods_eviction_requests_total", "code", "429"); }
+  double accepted() { return counter("karpenter_pods_eviction_requests_total", "code", "200"); }
 
   // The pods among `names` that are terminating, in order.
   std::vector<std::string> terminatingOf(const std::vector<std::string>& names) {
