@@ -107,11 +107,11 @@ ApiResult<std::string> SignedCaller::attemptOnce(const SignedRequest& request,
   }
   const std::string requestId = requestIdOf(*response);
   core::logDebug("aws: call", {{"protocol", options_.protocol},
-                              {"action", request.operation},
-                              {"status", response->status},
-                              {"attempt", attempt},
-                              {"duration-ms", elapsed.count()},
-                              {"request-id", requestId}});
+                               {"action", request.operation},
+                               {"status", response->status},
+                               {"attempt", attempt},
+                               {"duration-ms", elapsed.count()},
+                               {"request-id", requestId}});
   if (response->status >= 200 && response->status < 300) {
     return std::move(response->body);
   }

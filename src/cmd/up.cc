@@ -50,7 +50,7 @@ struct UpOptions {
   std::string listen = "127.0.0.1:6443";
   std::string examplesDir;
   std::string requestLog;
-  std::string logFile;                       // "": DATA/nodewright.log; "-": stderr
+  std::string logFile;  // "": DATA/nodewright.log; "-": stderr
   // Where the controllers serve /metrics; "": a free loopback port (printed at start).
   std::string metricsAddress;
   std::vector<std::string> controllerFlags;  // after --cloud aws|azure

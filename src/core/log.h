@@ -35,8 +35,8 @@ class LogField {
   LogField(std::string_view key, const char* value) : key_(key), value_(value) {}
   LogField(std::string_view key, bool value) : key_(key), value_(value ? "true" : "false") {}
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
-  LogField(std::string_view key, T value) : key_(key), value_(std::to_string(value)) {}
+  requires(!std::same_as<T, bool> && !std::same_as<T, char>) LogField(std::string_view key, T value)
+      : key_(key), value_(std::to_string(value)) {}
   LogField(std::string_view key, double value);
   // Go's duration form, as Kubernetes writes it: "300ms", "1m30s".
   template <class Rep, class Period>

@@ -173,9 +173,9 @@ bool LeaderElector::tryAcquireOrRenew() {
   auto current = leases_.get(config_.ns, config_.name);
   if (!current) {
     if (!current.error().is(kube::Reason::NotFound)) {
-      core::logDebug("leader election: reading lease failed",
-                     {{"lease", config_.ns + "/" + config_.name},
-                      {"error", current.error().describe()}});
+      core::logDebug(
+          "leader election: reading lease failed",
+          {{"lease", config_.ns + "/" + config_.name}, {"error", current.error().describe()}});
       return false;
     }
     Lease lease;
@@ -226,9 +226,9 @@ bool LeaderElector::tryAcquireOrRenew() {
   const SteadyTime sent = clock_.steadyNow();
   auto updated = leases_.update(next);  // carries the read resourceVersion: a conflict lost a race
   if (!updated) {
-    core::logDebug("leader election: writing lease failed",
-                   {{"lease", config_.ns + "/" + config_.name},
-                    {"error", updated.error().describe()}});
+    core::logDebug(
+        "leader election: writing lease failed",
+        {{"lease", config_.ns + "/" + config_.name}, {"error", updated.error().describe()}});
     return false;
   }
   observe(*updated, clock_.steadyNow());
@@ -254,9 +254,9 @@ void LeaderElector::release() {
   auto updated = leases_.update(lease);
   if (!updated) {
     // A conflict means someone else has written it since; it is not ours to release.
-    core::logWarn("leader election: releasing lease failed",
-                  {{"lease", config_.ns + "/" + config_.name},
-                   {"error", updated.error().describe()}});
+    core::logWarn(
+        "leader election: releasing lease failed",
+        {{"lease", config_.ns + "/" + config_.name}, {"error", updated.error().describe()}});
     return;
   }
   observe(*updated, clock_.steadyNow());

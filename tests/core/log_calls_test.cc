@@ -69,9 +69,8 @@ std::string describe(const std::vector<Hit>& hits) {
 // spdlog::info(...), SPDLOG_INFO(...); then logger_->warn(...), context.log().error(...).
 const std::regex kDirect(
     R"(\bspdlog::(trace|debug|info|warn|error|critical|log)\s*\(|\bSPDLOG_[A-Z_]+\s*\()");
-const std::regex kViaLogger(
-    R"((\blog\(\)|\blogger_?|\bdefault_logger(_raw)?\(\))\s*(\.|->)\s*)"
-    R"((trace|debug|info|warn|error|critical|log)\s*\()");
+const std::regex kViaLogger(R"((\blog\(\)|\blogger_?|\bdefault_logger(_raw)?\(\))\s*(\.|->)\s*)"
+                            R"((trace|debug|info|warn|error|critical|log)\s*\()");
 
 bool flagged(const std::string& text) {
   return std::regex_search(text, kDirect) || std::regex_search(text, kViaLogger);

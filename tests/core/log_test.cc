@@ -77,9 +77,11 @@ TEST(LogTest, WritesOnlyEnabledLevelsThroughTheLogger) {
   logError(logger, "failed", {{"error", Error::internal("boom")}});
   logger.flush();
   EXPECT_EQ(out.str(),
-            "info|shown {}\x1f" "braces={} stay text\n"
+            "info|shown {}\x1f"
+            "braces={} stay text\n"
             "warning|warned\n"
-            "error|failed\x1f" "error=boom\n");
+            "error|failed\x1f"
+            "error=boom\n");
 }
 
 }  // namespace

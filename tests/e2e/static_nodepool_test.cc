@@ -19,9 +19,9 @@ namespace nodewright::e2e {
 namespace {
 
 using namespace std::chrono_literals;
+using api::Json;
 using apiserver::testing::Child;
 using apiserver::testing::Ran;
-using api::Json;
 using kube::testing::eventually;
 
 constexpr const char* kStaticPool = R"(
@@ -88,8 +88,8 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
     std::string tmpl = (std::filesystem::temp_directory_path() / "nw-static-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dataDir_ = tmpl;
-    up_ = std::make_unique<Child>(std::vector<std::string>{
-        NW_BINARY, "up", "--data-dir", dataDir_, "--listen", "127.0.0.1:0", "--wait"});
+    up_ = std::make_unique<Child>(std::vector<std::string>{NW_BINARY, "up", "--data-dir", dataDir_,
+                                                           "--listen", "127.0.0.1:0", "--wait"});
     ASSERT_NE(up_->waitForLine("nodewright is ready", 180s), "") << "nodewright up never ready";
   }
   void TearDown() override {
@@ -206,14 +206,16 @@ TEST_F(StaticNodePoolEndToEnd, KeepsReplicasNodesScalesWithKubectlAndIgnoresPods
 
   // The pods gone, the nodes stay.
   ok({"scale", "deployment", "web", "-n", "default", "--replicas", "0"});
-  ASSERT_TRUE(eventually([&] { return list("pods", {"-n", "default", "-l", "app=web"})["items"]
-                                          .empty(); },
-                         120s));
+  ASSERT_TRUE(eventually(
+      [&] {
+        return list("pods", {"-n", "default", "-l", "app=web"})["items"].empty();
+      },
+      120s));
   expectStable(2, 5s);
 
   // The rules upstream gives, through kubectl.
-  Ran weight = kubectl({"patch", "nodepool", "fixed", "--type=merge", "-p",
-                        R"({"spec":{"weight":10}})"});
+  Ran weight =
+      kubectl({"patch", "nodepool", "fixed", "--type=merge", "-p", R"({"spec":{"weight":10}})"});
   EXPECT_NE(weight.code, 0);
   EXPECT_THAT(weight.err, ::testing::HasSubstr("'weight' is not supported on static NodePools"));
   Ran dynamic = kubectl({"patch", "nodepool", "fixed", "--type=json", "-p",

@@ -79,18 +79,17 @@ TEST_F(LoggingTest, RejectsUnknownLevelsAndFormats) {
 
 TEST_F(LoggingTest, ConsoleRendersFieldsAsLogfmt) {
   configure(LogFormat::Console, "info");
-  core::logInfo("aws: launched instance",
-                {{"nodeclaim", "default-x"},
-                 {"instance-id", "i-0123"},
-                 {"count", 3},
-                 {"reason", "no capacity in zone"},
-                 {"expr", "a=b"},
-                 {"quote", "say \"hi\"\\"},
-                 {"lines", "one\ntwo\tthree"},
-                 {"control", std::string("a\x1f") + "b\x01"},
-                 {"bytes", "caf\xc3\xa9 \xff"},
-                 {"utf8", "caf\xc3\xa9"},
-                 {"empty", ""}});
+  core::logInfo("aws: launched instance", {{"nodeclaim", "default-x"},
+                                           {"instance-id", "i-0123"},
+                                           {"count", 3},
+                                           {"reason", "no capacity in zone"},
+                                           {"expr", "a=b"},
+                                           {"quote", "say \"hi\"\\"},
+                                           {"lines", "one\ntwo\tthree"},
+                                           {"control", std::string("a\x1f") + "b\x01"},
+                                           {"bytes", "caf\xc3\xa9 \xff"},
+                                           {"utf8", "caf\xc3\xa9"},
+                                           {"empty", ""}});
   auto got = lines();
   ASSERT_EQ(got.size(), 1u);
   const std::string want =
@@ -120,16 +119,15 @@ TEST_F(LoggingTest, JsonWritesEachFieldAsAMember) {
   configure(LogFormat::Json, "info");
   {
     LogScope scope("nodeclaim", "default/claim-1");
-    core::logInfo("aws: launched instance",
-                  {{"nodeclaim", "default-x"},
-                   {"instance-id", "i-0123"},
-                   {"count", 3},
-                   {"reason", "two words \"quoted\"\nnext"},
-                   {"control", std::string("a\x1f") + "b\x01"},
-                   {"bytes", "caf\xc3\xa9 \xff"},
-                   {"object", "mine"},
-                   {"msg", "mine too"},
-                   {"level", "fine"}});
+    core::logInfo("aws: launched instance", {{"nodeclaim", "default-x"},
+                                             {"instance-id", "i-0123"},
+                                             {"count", 3},
+                                             {"reason", "two words \"quoted\"\nnext"},
+                                             {"control", std::string("a\x1f") + "b\x01"},
+                                             {"bytes", "caf\xc3\xa9 \xff"},
+                                             {"object", "mine"},
+                                             {"msg", "mine too"},
+                                             {"level", "fine"}});
   }
   auto got = lines();
   ASSERT_EQ(got.size(), 1u);

@@ -190,8 +190,7 @@ const StructSchema& describe(Tag<BlockDevice>) {
               "MiB/s at which a volume created from snapshotID is initialized.")
           .min(100)
           .max(300)
-          .field<&B::volumeSize>("volumeSize",
-                                 "Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T.")
+          .field<&B::volumeSize>("volumeSize", "Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T.")
           .pattern(rules::kVolumeSizePattern)
           .field<&B::volumeType>("volumeType", "EBS volume type.")
           .enums({"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"})
@@ -274,8 +273,7 @@ const StructSchema& describe(Tag<NetworkInterface>) {
           .forbid("subnetId", kSubnetReason)
           .forbid("subnetID", kSubnetReason)
           .validate([](const N& n, const FieldPath& p, FieldErrors& errs) {
-            rules::validateSubnetTerms(n.subnetSelectorTerms, p.child("subnetSelectorTerms"),
-                                       errs);
+            rules::validateSubnetTerms(n.subnetSelectorTerms, p.child("subnetSelectorTerms"), errs);
             rules::validateSecurityGroupTerms(n.securityGroupSelectorTerms,
                                               p.child("securityGroupSelectorTerms"), errs);
             if (n.interfaceType != "efa-only") {

@@ -159,9 +159,9 @@ struct AMIStatus {
 const reflect::StructSchema& describe(reflect::Tag<AMIStatus>);
 
 // What one spec.networkInterfaces entry with selectors of its own resolved to, keyed like the
-// spec's list (an unset deviceIndex or networkCardIndex is 0, the schema's default). A list is filled only for the
-// selectors the entry has; the others use the node class's. Drift compares the instance's
-// interface on the same (networkCardIndex, deviceIndex) against it.
+// spec's list (an unset deviceIndex or networkCardIndex is 0, the schema's default). A list is
+// filled only for the selectors the entry has; the others use the node class's. Drift compares the
+// instance's interface on the same (networkCardIndex, deviceIndex) against it.
 struct NetworkInterfaceStatus {
   int32_t networkCardIndex = 0;
   int32_t deviceIndex = 0;

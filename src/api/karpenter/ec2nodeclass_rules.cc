@@ -17,15 +17,14 @@ void checkIdSearch(const std::string& id, std::string_view prefix, const FieldPa
                    FieldErrors& errs) {
   for (size_t at = id.find(prefix); at != std::string::npos; at = id.find(prefix, at + 1)) {
     size_t next = at + prefix.size();
-    if (next < id.size() && ((id[next] >= '0' && id[next] <= '9') ||
-                             (id[next] >= 'a' && id[next] <= 'z'))) {
+    if (next < id.size() &&
+        ((id[next] >= '0' && id[next] <= '9') || (id[next] >= 'a' && id[next] <= 'z'))) {
       return;
     }
   }
   if (!id.empty()) {
-    errs.push_back(
-        {path.str(), fielderr::invalid(Json(id), "should match '" + std::string(prefix) +
-                                                     "[0-9a-z]+'")});
+    errs.push_back({path.str(), fielderr::invalid(Json(id), "should match '" + std::string(prefix) +
+                                                                "[0-9a-z]+'")});
   }
 }
 
@@ -54,15 +53,16 @@ void validateAlias(const std::string& alias, const FieldPath& path, FieldErrors&
                   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
                 });
   if (!shaped) {
-    errs.push_back({path.str(), ruleFailed("string", "'alias' is improperly formatted, must match "
-                                                     "the format 'family@version'")});
+    errs.push_back({path.str(), ruleFailed("string",
+                                           "'alias' is improperly formatted, must match "
+                                           "the format 'family@version'")});
   }
   if (std::find(kAliasFamilies.begin(), kAliasFamilies.end(), family) == kAliasFamilies.end()) {
-    errs.push_back({path.str(),
-                    ruleFailed("string",
-                               "family is not supported, must be one of the following: 'al2', "
-                               "'al2023', 'bottlerocket', 'windows2019', 'windows2022', "
-                               "'windows2025'")});
+    errs.push_back(
+        {path.str(), ruleFailed("string",
+                                "family is not supported, must be one of the following: 'al2', "
+                                "'al2023', 'bottlerocket', 'windows2019', 'windows2022', "
+                                "'windows2025'")});
   } else if (family.rfind("windows", 0) == 0 &&
              (at == std::string::npos || alias.substr(at + 1) != "latest")) {
     errs.push_back(
@@ -144,13 +144,12 @@ void validateCapacityReservationTerms(const std::vector<CapacityReservationSelec
 
 // The amiFamily an alias family implies.
 const std::map<std::string, std::string>& familyOfAlias() {
-  static const std::map<std::string, std::string> kFamilyOf = {
-      {"al2", "AL2"},
-      {"al2023", "AL2023"},
-      {"bottlerocket", "Bottlerocket"},
-      {"windows2019", "Windows2019"},
-      {"windows2022", "Windows2022"},
-      {"windows2025", "Windows2025"}};
+  static const std::map<std::string, std::string> kFamilyOf = {{"al2", "AL2"},
+                                                               {"al2023", "AL2023"},
+                                                               {"bottlerocket", "Bottlerocket"},
+                                                               {"windows2019", "Windows2019"},
+                                                               {"windows2022", "Windows2022"},
+                                                               {"windows2025", "Windows2025"}};
   return kFamilyOf;
 }
 
@@ -168,9 +167,9 @@ void validateAmiSelection(const EC2NodeClassSpec& s, const FieldPath& p, FieldEr
       if (it->first.rfind("windows", 0) == 0) {
         pretty = "a " + it->second;
       }
-      errs.push_back({p.str(), ruleFailed("object", "if set, amiFamily must be '" + it->second +
-                                                        "' or 'Custom' when using " + pretty +
-                                                        " alias")});
+      errs.push_back(
+          {p.str(), ruleFailed("object", "if set, amiFamily must be '" + it->second +
+                                             "' or 'Custom' when using " + pretty + " alias")});
     }
   }
   if (!anyAlias && s.amiFamily.empty()) {
@@ -268,14 +267,15 @@ void validateAmiTerm(const AMISelectorTerm& t, const FieldPath& p, FieldErrors& 
 void validateCapacityReservationTerm(const CapacityReservationSelectorTerm& t, const FieldPath& p,
                                      FieldErrors& errs) {
   auto allOf = [](const std::string& text, size_t from, auto pred) {
-    return text.size() > from && std::all_of(text.begin() + static_cast<std::ptrdiff_t>(from),
-                                             text.end(), pred);
+    return text.size() > from &&
+           std::all_of(text.begin() + static_cast<std::ptrdiff_t>(from), text.end(), pred);
   };
   auto lowerOrDigit = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'); };
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (!t.id.empty() && !(t.id.rfind("cr-", 0) == 0 && allOf(t.id, 3, lowerOrDigit))) {
-    errs.push_back({p.child("id").str(), fielderr::invalid(Json(t.id), "should match "
-                                                                       "'^cr-[0-9a-z]+$'")});
+    errs.push_back({p.child("id").str(), fielderr::invalid(Json(t.id),
+                                                           "should match "
+                                                           "'^cr-[0-9a-z]+$'")});
   }
   if (!t.ownerID.empty() && !(t.ownerID.size() == 12 && allOf(t.ownerID, 0, digit))) {
     errs.push_back({p.child("ownerID").str(),
@@ -324,15 +324,16 @@ void validateSecurityGroupTerms(const std::vector<SecurityGroupSelectorTerm>& te
 void validatePlacementGroupSelector(const PlacementGroupSelector& s, const FieldPath& p,
                                     FieldErrors& errs) {
   if (!s.name && !s.id) {
-    errs.push_back({p.str(), ruleFailed("object", "expected at least one, got none, ['name', "
-                                                  "'id']")});
+    errs.push_back({p.str(), ruleFailed("object",
+                                        "expected at least one, got none, ['name', "
+                                        "'id']")});
   }
   if (s.name && s.id) {
     errs.push_back({p.str(), ruleFailed("object", "'name' and 'id' are mutually exclusive")});
   }
   if (s.name && s.name->empty()) {
-    errs.push_back({p.child("name").str(),
-                    fielderr::invalid(Json(""), "should be at least 1 chars long")});
+    errs.push_back(
+        {p.child("name").str(), fielderr::invalid(Json(""), "should be at least 1 chars long")});
   }
   static const std::regex kId("^pg-[0-9a-z]+$");
   if (s.id && !std::regex_match(*s.id, kId)) {
@@ -365,8 +366,8 @@ void validateBlockDevice(const BlockDevice& d, const FieldPath& p, FieldErrors& 
     std::string text = d.volumeSize->toString();
     if (!std::regex_match(text, kVolumeSize)) {
       errs.push_back({p.child("volumeSize").str(),
-                      fielderr::invalid(Json(text), std::string("should match '") +
-                                                        kVolumeSizePattern + "'")});
+                      fielderr::invalid(Json(text),
+                                        std::string("should match '") + kVolumeSizePattern + "'")});
     }
   }
 }

@@ -127,8 +127,8 @@ bool intValue(std::string_view s) {
   if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
     digits.remove_prefix(1);
   }
-  if (digits.empty() || !std::all_of(digits.begin(), digits.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; })) {
+  if (digits.empty() ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
   }
   int64_t v = 0;
@@ -247,8 +247,8 @@ void validateRequirementList(const std::vector<NodeSelectorRequirementWithMinVal
   for (const auto& r : reqs) {
     inWithoutValues |= r.operator_ == "In" && r.values.empty();
     badComparison |= comparison(r.operator_) && (r.values.size() != 1 || !intValue(r.values[0]));
-    tooFewForMin |= r.operator_ == "In" && r.minValues &&
-                    static_cast<int64_t>(r.values.size()) < *r.minValues;
+    tooFewForMin |=
+        r.operator_ == "In" && r.minValues && static_cast<int64_t>(r.values.size()) < *r.minValues;
   }
   if (inWithoutValues) {
     errors.push_back({path.str(), celError("array",

@@ -32,9 +32,9 @@ FieldErrors nodePoolTransitionErrors(const Json& current, const Json& next) {
   const std::string path = "spec.template.spec.nodeClassRef";
   for (const char* field : {"group", "kind"}) {
     if (before.value(field, Json()) != after.value(field, Json())) {
-      errors.push_back({path, fielderr::invalid(Json("object"), "nodeClassRef." +
-                                                                    std::string(field) +
-                                                                    " is immutable")});
+      errors.push_back(
+          {path, fielderr::invalid(Json("object"),
+                                   "nodeClassRef." + std::string(field) + " is immutable")});
     }
   }
   return errors;

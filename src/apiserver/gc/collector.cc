@@ -320,9 +320,9 @@ void Collector::refreshBudgets(const std::string& ns) {
                         },
                         {});
     if (!updated && updated.error().code != 404) {
-      core::logWarn("disruption budgets: writing status failed",
-                    {{"budget", ns + "/" + meta::name(*item->object)},
-                     {"error", updated.error().message}});
+      core::logWarn(
+          "disruption budgets: writing status failed",
+          {{"budget", ns + "/" + meta::name(*item->object)}, {"error", updated.error().message}});
     }
   }
 }

@@ -31,9 +31,8 @@ void walkEnums(const Json& value, const Json& schema, const FieldPath& path,
     auto extra = schema.find("additionalProperties");
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (props != schema.end() && props->contains(it.key())) {
-        walkEnums(it.value(), (*props)[it.key()], path.str().empty() ? FieldPath(it.key())
-                                                                     : path.child(it.key()),
-                  errors);
+        walkEnums(it.value(), (*props)[it.key()],
+                  path.str().empty() ? FieldPath(it.key()) : path.child(it.key()), errors);
       } else if (extra != schema.end() && extra->is_object()) {
         walkEnums(it.value(), *extra, path.key(it.key()), errors);
       }
@@ -55,8 +54,7 @@ api::FieldErrors explicitEmptyEnumErrors(const Json& sent, const Json& schema) {
   return errors;
 }
 
-api::FieldErrors transitionErrors(const Resource& resource, const Json& current,
-                                  const Json& next) {
+api::FieldErrors transitionErrors(const Resource& resource, const Json& current, const Json& next) {
   if (resource.model == nullptr || resource.group != "karpenter.sh") return {};
   if (resource.kind == "NodePool") return api::karpenter::nodePoolTransitionErrors(current, next);
   if (resource.kind == "NodeClaim") return api::karpenter::nodeClaimTransitionErrors(current, next);

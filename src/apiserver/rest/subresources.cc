@@ -70,8 +70,9 @@ Json scaleOf(const Resource& resource, const Json& object) {
   const Json meta = object.value("metadata", Json::object());
   Json scaleMeta = Json::object();
   for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
-    if (meta.contains(field)) { scaleMeta[field] = meta[field];
-}
+    if (meta.contains(field)) {
+      scaleMeta[field] = meta[field];
+    }
   }
   std::string selector;
   if (const Json* found = at(object, paths.labelSelectorPath);
@@ -83,12 +84,11 @@ Json scaleOf(const Resource& resource, const Json& object) {
       {"kind", "Scale"},
       {"apiVersion", "autoscaling/v1"},
       {"metadata", scaleMeta},
-      {"spec",
-       {{"replicas",
-         replicasAt(object, paths.specReplicasPath, paths.replicasIfUnset)}}},
+      {"spec", {{"replicas", replicasAt(object, paths.specReplicasPath, paths.replicasIfUnset)}}},
       {"status", {{"replicas", replicasAt(object, paths.statusReplicasPath, 0)}}}};
-  if (!selector.empty()) { scale["status"]["selector"] = selector;
-}
+  if (!selector.empty()) {
+    scale["status"]["selector"] = selector;
+  }
   return scale;
 }
 

@@ -248,11 +248,10 @@ lro::CallResult<lro::OpState> ArmClient::beginUnguarded(lro::Verb verb,
       throw;
     }
     // ARM accepted the operation: a future must be parked, or the next reconcile resends it.
-    core::logWarn("azure: unreadable response, polling the resource",
-                  {{"method", methodName(verb)},
-                   {"resource", resource.id},
-                   {"status", response->status},
-                   {"error", e.what()}});
+    core::logWarn("azure: unreadable response, polling the resource", {{"method", methodName(verb)},
+                                                                       {"resource", resource.id},
+                                                                       {"status", response->status},
+                                                                       {"error", e.what()}});
     return acceptedViaBody(verb, resource.id, to->apiVersion, *response, clock_.now());
   }
 }

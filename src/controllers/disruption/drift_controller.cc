@@ -195,10 +195,9 @@ runtime::Outcome DriftController::reconcile(const runtime::Request& request,
   }
   if (drift != nullptr && (current == nullptr || current->status != nodeclaim::kTrue)) {
     drifted_.with({drift->reason, pool->metadata.name}).inc();
-    core::logInfo(context.log(), "nodeclaim drifted",
-                  {{"nodeclaim", claim->metadata.name},
-                   {"reason", drift->reason},
-                   {"detail", message}});
+    core::logInfo(
+        context.log(), "nodeclaim drifted",
+        {{"nodeclaim", claim->metadata.name}, {"reason", drift->reason}, {"detail", message}});
     if (events_ != nullptr) {
       events_->event(*cached, runtime::EventType::Normal, "Drifted", message);
     }

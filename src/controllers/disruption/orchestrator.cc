@@ -131,8 +131,8 @@ core::Result<Simulation> Orchestrator::plan(const provisioning::ClusterCaches& c
   Simulation out;
   out.pods = claim.pods.size();
   out.replacements.push_back(provisioning::makeStaticNodeClaim(*pool, options_.hashPolicy));
-  out.summaries.push_back(fmt::format("static nodepool {}: one node from its template",
-                                      pool->metadata.name));
+  out.summaries.push_back(
+      fmt::format("static nodepool {}: one node from its template", pool->metadata.name));
   return out;
 }
 

@@ -58,8 +58,7 @@ class Orchestrator {
   // The replacements `claim` needs: a static pool's node is replaced one for one from its
   // template; any other node by simulating where its pods would go (replacements.h).
   core::Result<Simulation> plan(const provisioning::ClusterCaches& caches, const ClusterView& view,
-                                const ClaimView& claim,
-                                const provisioning::DisruptionScope& scope);
+                                const ClaimView& claim, const provisioning::DisruptionScope& scope);
   core::Result<Step> launch(const provisioning::ClusterCaches& caches, const ClusterView& view,
                             const ClaimView& claim, Command command);
   core::Result<Step> awaitReplacements(const ClusterView& view, const ClaimView& claim,

@@ -35,7 +35,7 @@ std::optional<std::string> staticReplacementBlocked(const ClusterView& view,
     return fmt::format(
         "static nodepool {} has {} nodes for {} replicas: the surplus or a replacement in "
         "flight goes first",
-                       pool.metadata.name, count.live, replicas);
+        pool.metadata.name, count.live, replicas);
   }
   if (auto limit = nodeLimit(pool); limit && count.live + startedThisPass + 1 > *limit) {
     return fmt::format("static nodepool {} is at its limit of {} nodes", pool.metadata.name,

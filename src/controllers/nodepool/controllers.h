@@ -34,7 +34,8 @@ class Controllers {
   ValidationController validation_;
 };
 
-// Registers nodepool.hash, nodepool.counter and nodepool.validation with `manager` (before manager.run()).
+// Registers nodepool.hash, nodepool.counter and nodepool.validation with `manager` (before
+// manager.run()).
 [[nodiscard]] std::unique_ptr<Controllers> setup(runtime::Manager& manager, Options options = {});
 
 }  // namespace nodewright::controllers::nodepool

@@ -173,8 +173,8 @@ core::Result<PassSummary> Provisioner::provision(const ClusterCaches& caches,
     typesByPool[name] = std::move(types->compatible);
   }
   if (poolsExcluding > kPoolsNamed) {
-    exclusions += fmt::format("; {} more nodepools exclude instance types",
-                              poolsExcluding - kPoolsNamed);
+    exclusions +=
+        fmt::format("; {} more nodepools exclude instance types", poolsExcluding - kPoolsNamed);
   }
   const scheduling::Input input = snapshot.input(typesByPool);
   const auto start = clock_.steadyNow();

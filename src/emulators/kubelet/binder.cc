@@ -132,13 +132,13 @@ Outcome Binder::reconcile(const runtime::Request&, runtime::Context& context) {
     stats_.lastPlanTime = planTime;
   }
   if (boundNow > 0 || marked > 0) {
-    core::logInfo(context.log(), "scheduling pass",
-                  {{"pending", pending.size()},
-                   {"nodes", nodes.size()},
-                   {"bound", boundNow},
-                   {"unschedulable", marked},
-                   {"plan-us",
-                    std::chrono::duration_cast<std::chrono::microseconds>(planTime).count()}});
+    core::logInfo(
+        context.log(), "scheduling pass",
+        {{"pending", pending.size()},
+         {"nodes", nodes.size()},
+         {"bound", boundNow},
+         {"unschedulable", marked},
+         {"plan-us", std::chrono::duration_cast<std::chrono::microseconds>(planTime).count()}});
   }
   if (failure) {
     return apiFailure(*failure, "binding pods");

@@ -175,7 +175,8 @@ spec:
   subnetSelectorTerms: [{id: subnet-0123}]
   securityGroupSelectorTerms: [{id: sg-0123}]
   networkInterfaces: [{description: primary}]
-)").errors;
+)")
+                         .errors;
   std::set<std::string> paths;
   for (const FieldError& e : errs) {
     paths.insert(e.path);
@@ -274,12 +275,14 @@ TEST(EC2NodeClassHashTest, CoversTheV114FieldsAsUpstreamDoes) {
   };
   EXPECT_TRUE(changes([](auto& s) { s.connectionTracking = ConnectionTracking{{}, {}, 45}; }));
   EXPECT_TRUE(changes([](auto& s) { s.cpuOptions = CPUOptions{"enabled"}; }));
-  EXPECT_TRUE(changes([](auto& s) { s.placementGroupSelector = PlacementGroupSelector{"pg", {}}; }));
-  EXPECT_TRUE(changes([](auto& s) { s.blockDeviceMappings[1].ebs->volumeInitializationRate = 200; }));
-  EXPECT_FALSE(changes([](auto& s) { s.ipPrefixCount = 3; }));
-  EXPECT_FALSE(changes([](auto& s) {
-    s.capacityReservationSelectorTerms[0].instanceMatchCriteria = "targeted";
+  EXPECT_TRUE(changes([](auto& s) {
+    s.placementGroupSelector = PlacementGroupSelector{"pg", {}};
   }));
+  EXPECT_TRUE(
+      changes([](auto& s) { s.blockDeviceMappings[1].ebs->volumeInitializationRate = 200; }));
+  EXPECT_FALSE(changes([](auto& s) { s.ipPrefixCount = 3; }));
+  EXPECT_FALSE(changes(
+      [](auto& s) { s.capacityReservationSelectorTerms[0].instanceMatchCriteria = "targeted"; }));
 }
 
 // Every v1.14 field reads back as it was written.

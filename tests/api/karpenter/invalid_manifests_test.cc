@@ -58,9 +58,8 @@ std::string nodeClass(std::string_view extra) {
 // defaults for them), plus `extra` fields.
 std::string nic(int card, int device, const std::string& type = "interface",
                 const std::string& extra = "") {
-  return "{networkCardIndex: " + std::to_string(card) + ", deviceIndex: " +
-         std::to_string(device) + ", interfaceType: " + type +
-         (extra.empty() ? "" : ", " + extra) + "}";
+  return "{networkCardIndex: " + std::to_string(card) + ", deviceIndex: " + std::to_string(device) +
+         ", interfaceType: " + type + (extra.empty() ? "" : ", " + extra) + "}";
 }
 
 std::string manyBudgets(int n) {
@@ -356,16 +355,15 @@ const InvalidCase kCases[] = {
      {kNi + "[1].associatePublicIPAddress: Forbidden: only the primary interface (deviceIndex 0) "
             "can have a public IP address"}},
     {"PublicIpWithSeveralInterfaces",
-     nodeClass("  networkInterfaces: [" +
-               nic(0, 0, "interface", "associatePublicIPAddress: true") + ", " + nic(0, 1) +
-               "]\n"),
+     nodeClass("  networkInterfaces: [" + nic(0, 0, "interface", "associatePublicIPAddress: true") +
+               ", " + nic(0, 1) + "]\n"),
      {kNi + "[0].associatePublicIPAddress: Forbidden: EC2 assigns a public IP address only when "
             "a single network interface is launched"}},
     {"PublicAndCarrierIpTogether",
-     nodeClass("  networkInterfaces: [" +
-               nic(0, 0, "interface",
-                   "associatePublicIPAddress: true, associateCarrierIPAddress: true") +
-               "]\n"),
+     nodeClass(
+         "  networkInterfaces: [" +
+         nic(0, 0, "interface", "associatePublicIPAddress: true, associateCarrierIPAddress: true") +
+         "]\n"),
      {kNi + "[0].associateCarrierIPAddress: Forbidden: cannot be combined with "
             "associatePublicIPAddress"}},
     {"UnknownInterfaceTypeAndLongDescription",
@@ -504,11 +502,11 @@ const InvalidCase kCases[] = {
                "    - {deviceName: /dev/xvda, ebs: {volumeSize: 1m}}\n"
                "    - {deviceName: /dev/xvdb, ebs: {volumeSize: 100T}}\n"),
      {R"(spec.blockDeviceMappings[0].ebs.volumeSize: Invalid value: "1m": should )"
-      "match "
-      + kVolumeSizePattern,
+      "match " +
+          kVolumeSizePattern,
       R"(spec.blockDeviceMappings[1].ebs.volumeSize: Invalid value: "100T": should )"
-      "match "
-      + kVolumeSizePattern}},
+      "match " +
+          kVolumeSizePattern}},
     // ec2nodeclass_validation_cel_test.go:1397: an empty connectionTracking sets nothing.
     {"ConnectionTrackingEmpty",
      nodeClass("  connectionTracking: {}\n  cpuOptions: {nestedVirtualization: sometimes}\n"),
@@ -537,9 +535,14 @@ const InvalidCase kCases[] = {
                    "  securityGroupSelectorTerms: [{tags: {team: a}}]\n"
                    "  userdata: typo\n"
                    "  networkInterfaces:\n"
-                   "    - " + nic(1, 0, "efa-only") + "\n"
-                   "    - " + nic(0, 1, "interface", "privateIpAddresses: [10.0.0.9]") + "\n"
-                   "    - " + nic(0, 1, "interface", "ipv4PrefixCount: -1") + "\n"),
+                   "    - " +
+                   nic(1, 0, "efa-only") +
+                   "\n"
+                   "    - " +
+                   nic(0, 1, "interface", "privateIpAddresses: [10.0.0.9]") +
+                   "\n"
+                   "    - " +
+                   nic(0, 1, "interface", "ipv4PrefixCount: -1") + "\n"),
      {"spec.userdata: field not declared in schema",
       "spec.networkInterfaces[1].privateIpAddresses: Forbidden: fixed addresses "
       "cannot be shared by a fleet of nodes: every instance launched from this "

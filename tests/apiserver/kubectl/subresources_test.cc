@@ -129,7 +129,8 @@ TEST_F(KubectlSubresources, ScaleSetsReplicasOfStaticNodePools) {
   ok({"apply", "-f", "-"}, pool.dump());
   ok({"patch", "nodepool", "static-pool", "--subresource=status", "--type=merge", "-p",
       R"({"status":{"nodes":4}})"});
-  Json scale = Json::parse(ok({"get", "--raw", "/apis/karpenter.sh/v1/nodepools/static-pool/scale"}));
+  Json scale =
+      Json::parse(ok({"get", "--raw", "/apis/karpenter.sh/v1/nodepools/static-pool/scale"}));
   EXPECT_EQ(scale["kind"], "Scale");
   EXPECT_EQ(scale["apiVersion"], "autoscaling/v1");
   EXPECT_EQ(scale["spec"]["replicas"], 5);
@@ -143,8 +144,7 @@ TEST_F(KubectlSubresources, ScaleSetsReplicasOfStaticNodePools) {
   EXPECT_EQ(live["status"]["nodes"], 4) << "scale leaves status alone";
   EXPECT_THAT(fails({"scale", "nodepool", "static-pool", "--current-replicas=3", "--replicas=1"}),
               HasSubstr("Expected replicas to be 3, was 2"));
-  EXPECT_THAT(fails({"scale", "nodepool", "static-pool", "--replicas=-1"}),
-              HasSubstr("replicas"));
+  EXPECT_THAT(fails({"scale", "nodepool", "static-pool", "--replicas=-1"}), HasSubstr("replicas"));
   EXPECT_EQ(getJson({"nodepool", "static-pool"})["spec"]["replicas"], 2);
 
   ok({"apply", "-f", "-"}, nodePool("dynamic-pool"));

@@ -8,9 +8,9 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <string>
 #include <tuple>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -75,7 +75,9 @@ std::string ni(int card, int dev, const char* type) {
          std::to_string(dev) + R"(, "interfaceType": ")" + type + R"("})";
 }
 
-std::string kubelet(const std::string& body) { return R"({"kubelet": )" + body + "}"; }
+std::string kubelet(const std::string& body) {
+  return R"({"kubelet": )" + body + "}";
+}
 
 const char* const kAllSignals = R"({"memory.available": "5%", "nodefs.available": "10%",
   "nodefs.inodesFree": "15%", "imagefs.available": "5%", "imagefs.inodesFree": "5%",
@@ -92,13 +94,12 @@ void addIdentityAndFamilies(std::vector<Case>& c) {
                      R"({"instanceProfile": "test-instance-profile"})", "spec"));
   c.push_back(reject("neither role nor instance profile", 77, R"({"role": null})", "spec"));
   c.push_back(accept("empty user data", 82, "{}"));
-  const std::vector<std::string> families = {"AL2",         "AL2023",      "Bottlerocket",
-                                             "Windows2019", "Windows2022", "Windows2025",
-                                             "Custom"};
+  const std::vector<std::string> families = {
+      "AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025", "Custom"};
   for (const std::string& f : families) {
-    c.push_back(accept("family " + f + " with an AMI id", 88,
-                       R"({"amiSelectorTerms": [{"id": "ami-0123456789abcdef"}], "amiFamily": ")" +
-                           f + R"("})"));
+    c.push_back(accept(
+        "family " + f + " with an AMI id", 88,
+        R"({"amiSelectorTerms": [{"id": "ami-0123456789abcdef"}], "amiFamily": ")" + f + R"("})"));
   }
   c.push_back(reject("family Ubuntu", 100,
                      R"({"amiSelectorTerms": [{"id": "ami-0123456789abcdef"}],
@@ -109,12 +110,12 @@ void addIdentityAndFamilies(std::vector<Case>& c) {
       continue;
     }
     std::string alias = lower(f) + "@latest";
-    c.push_back(accept("family " + f + " with its alias", 106,
-                       R"({"amiSelectorTerms": [{"alias": ")" + alias + R"("}], "amiFamily": ")" +
-                           f + R"("})"));
-    c.push_back(accept("family Custom with alias " + alias, 125,
-                       R"({"amiSelectorTerms": [{"alias": ")" + alias +
-                           R"("}], "amiFamily": "Custom"})"));
+    c.push_back(accept(
+        "family " + f + " with its alias", 106,
+        R"({"amiSelectorTerms": [{"alias": ")" + alias + R"("}], "amiFamily": ")" + f + R"("})"));
+    c.push_back(
+        accept("family Custom with alias " + alias, 125,
+               R"({"amiSelectorTerms": [{"alias": ")" + alias + R"("}], "amiFamily": "Custom"})"));
   }
   for (const std::string& f : families) {
     for (const std::string& g : families) {
@@ -122,10 +123,10 @@ void addIdentityAndFamilies(std::vector<Case>& c) {
         continue;
       }
       std::string alias = lower(g) + "@latest";
-      c.push_back(reject("family " + f + " with alias " + alias, 143,
-                         R"({"amiSelectorTerms": [{"alias": ")" + alias +
-                             R"("}], "amiFamily": ")" + f + R"("})",
-                         "spec"));
+      c.push_back(reject(
+          "family " + f + " with alias " + alias, 143,
+          R"({"amiSelectorTerms": [{"alias": ")" + alias + R"("}], "amiFamily": ")" + f + R"("})",
+          "spec"));
     }
   }
   c.push_back(reject("neither amiFamily nor alias", 169,
@@ -136,12 +137,13 @@ void addIdentityAndFamilies(std::vector<Case>& c) {
 
 void addTags(std::vector<Case>& c) {
   c.push_back(accept("empty tags", 176, R"({"tags": {}})"));
-  c.push_back(accept("unrestricted tags", 180,
-                     R"({"tags": {"karpenter.sh/custom-key": "value", "karpenter.sh/managed": "true",
+  c.push_back(
+      accept("unrestricted tags", 180,
+             R"({"tags": {"karpenter.sh/custom-key": "value", "karpenter.sh/managed": "true",
                                   "kubernetes.io/role/key": "value"}})"));
-  for (const char* key : {"karpenter.sh/nodepool", "kubernetes.io/cluster/test",
-                          "eks:eks-cluster-name", "karpenter.k8s.aws/ec2nodeclass",
-                          "karpenter.sh/nodeclaim"}) {
+  for (const char* key :
+       {"karpenter.sh/nodepool", "kubernetes.io/cluster/test", "eks:eks-cluster-name",
+        "karpenter.k8s.aws/ec2nodeclass", "karpenter.sh/nodeclaim"}) {
     c.push_back(reject(std::string("restricted tag ") + key, 188,
                        R"({"tags": {")" + std::string(key) + R"(": "value"}})", "spec.tags"));
   }
@@ -152,16 +154,15 @@ void addTags(std::vector<Case>& c) {
 // lines: where upstream has the five cases, in the order added here.
 void addTermBasics(std::vector<Case>& c, const std::string& field, std::array<int, 5> lines) {
   std::string list = "spec." + field;
-  c.push_back(reject(field + ": term with no values", lines[0],
-                     R"({")" + field + R"(": [{}]})", list));
+  c.push_back(
+      reject(field + ": term with no values", lines[0], R"({")" + field + R"(": [{}]})", list));
   // A Go client drops the empty map (omitempty): the term arrives empty.
   c.push_back(reject(field + ": term with an empty tag map", lines[1],
                      R"({")" + field + R"(": [{}]})", list));
   c.push_back(reject(field + ": tag with an empty value", lines[2],
                      R"({")" + field + R"(": [{"tags": {"test": ""}}]})", list + "[0].tags"));
   c.push_back(reject(field + ": tag with an empty key", lines[3],
-                     R"({")" + field + R"(": [{"tags": {"": "testvalue"}}]})",
-                     list + "[0].tags"));
+                     R"({")" + field + R"(": [{"tags": {"": "testvalue"}}]})", list + "[0].tags"));
   c.push_back(reject(field + ": last term invalid", lines[4],
                      R"({")" + field + R"(": [{"tags": {"test": "testvalue"}},
                           {"tags": {"test2": "testvalue2"}}, {"tags": {"test3": "testvalue3"}},
@@ -172,7 +173,8 @@ void addTermBasics(std::vector<Case>& c, const std::string& field, std::array<in
 void addSubnetsAndGroups(std::vector<Case>& c) {
   c.push_back(accept("subnet by tags", 212,
                      R"({"subnetSelectorTerms": [{"tags": {"test": "testvalue"}}]})"));
-  c.push_back(accept("subnet by id", 222, R"({"subnetSelectorTerms": [{"id": "subnet-12345749"}]})"));
+  c.push_back(
+      accept("subnet by id", 222, R"({"subnetSelectorTerms": [{"id": "subnet-12345749"}]})"));
   c.push_back(reject("subnet terms absent", 230, R"({"subnetSelectorTerms": null})",
                      "spec.subnetSelectorTerms"));
   c.push_back(reject("subnet terms empty", 234, R"({"subnetSelectorTerms": []})",
@@ -216,8 +218,8 @@ void addCapacityReservations(std::vector<Case>& c) {
   c.push_back(accept("reservation by id", 444, terms(R"([{"id": "cr-12345749"}])")));
   c.push_back(accept("reservation owner with tags", 450,
                      terms(R"([{"ownerID": "012345678901", "tags": {"test": "testvalue"}}])")));
-  c.push_back(reject("reservation malformed id", 459, terms(R"([{"id": "r-12345749"}])"),
-                     list + "[0].id"));
+  c.push_back(
+      reject("reservation malformed id", 459, terms(R"([{"id": "r-12345749"}])"), list + "[0].id"));
   c.push_back(accept("reservation terms absent", 465, terms("null")));
   addTermBasics(c, f, {469, 473, 479, 487, 495});
   c.push_back(reject("reservation id with tags", 520,
@@ -227,13 +229,15 @@ void addCapacityReservations(std::vector<Case>& c) {
   c.push_back(reject("reservation owner of 11 digits", 536,
                      terms(R"([{"ownerID": "01234567890", "tags": {"test": "testvalue"}}])"),
                      list + "[0].ownerID"));
-  c.push_back(reject("reservation owner alone", 545, terms(R"([{"ownerID": "012345678901"}])"),
-                     list));
-  c.push_back(accept("reservation match open", 551, terms(R"([{"instanceMatchCriteria": "open"}])")));
+  c.push_back(
+      reject("reservation owner alone", 545, terms(R"([{"ownerID": "012345678901"}])"), list));
+  c.push_back(
+      accept("reservation match open", 551, terms(R"([{"instanceMatchCriteria": "open"}])")));
   c.push_back(accept("reservation match targeted", 557,
                      terms(R"([{"instanceMatchCriteria": "targeted"}])")));
-  c.push_back(accept("reservation match with tags", 563,
-                     terms(R"([{"instanceMatchCriteria": "open", "tags": {"test": "testvalue"}}])")));
+  c.push_back(
+      accept("reservation match with tags", 563,
+             terms(R"([{"instanceMatchCriteria": "open", "tags": {"test": "testvalue"}}])")));
   c.push_back(accept("reservation match with owner and tags", 572,
                      terms(R"([{"instanceMatchCriteria": "targeted", "ownerID": "012345678901",
                                 "tags": {"test": "testvalue"}}])")));
@@ -264,9 +268,8 @@ void addAmis(std::vector<Case>& c) {
                      terms(R"([{"id": "ami-1234749", "alias": "al2023@latest"}])"), list));
   int line = 717;
   for (const auto& [name, field] : others) {
-    c.push_back(
-        reject("ami id with " + name, line, terms(R"([{"id": "ami-1234749", )" + field + "}]"),
-               list));
+    c.push_back(reject("ami id with " + name, line,
+                       terms(R"([{"id": "ami-1234749", )" + field + "}]"), list));
     line += name == "tags" ? 3 : 1;
   }
   c.push_back(reject("ami alias with id", 731,
@@ -294,10 +297,15 @@ void addAmis(std::vector<Case>& c) {
                        R"({"amiFamily": ")" + family + R"(", "amiSelectorTerms": [{"alias": ")" +
                            alias + R"("}]})"));
   }
-  for (const auto& [at, alias] : std::vector<std::pair<int, std::string>>{
-           {770, "@latest"}, {771, "al2023"}, {771, "al2023@"}, {772, "al2023-latest"},
-           {775, "ubuntu@latest"}, {784, "windows2019@v1.0.0"}, {785, "windows2022@v1.0.0"},
-           {786, "windows2025@v1.0.0"}}) {
+  for (const auto& [at, alias] :
+       std::vector<std::pair<int, std::string>>{{770, "@latest"},
+                                                {771, "al2023"},
+                                                {771, "al2023@"},
+                                                {772, "al2023-latest"},
+                                                {775, "ubuntu@latest"},
+                                                {784, "windows2019@v1.0.0"},
+                                                {785, "windows2022@v1.0.0"},
+                                                {786, "windows2025@v1.0.0"}}) {
     c.push_back(reject("alias " + alias, at, terms(R"([{"alias": ")" + alias + R"("}])"),
                        list + "[0].alias"));
   }
@@ -313,8 +321,8 @@ void addKubelet(std::vector<Case>& c) {
   c.push_back(reject("evictionHard unknown signal", 821,
                      kubelet(R"({"evictionHard": {"memory": "5%"}})"),
                      "spec.kubelet.evictionHard"));
-  for (const auto& [at, value] : std::vector<std::pair<int, std::string>>{
-           {829, "5%3"}, {837, "110%"}, {845, "110GB"}}) {
+  for (const auto& [at, value] :
+       std::vector<std::pair<int, std::string>>{{829, "5%3"}, {837, "110%"}, {845, "110GB"}}) {
     c.push_back(reject("evictionHard " + value, at,
                        kubelet(R"({"evictionHard": {"memory.available": ")" + value + R"("}})"),
                        "spec.kubelet.evictionHard"));
@@ -326,8 +334,8 @@ void addKubelet(std::vector<Case>& c) {
                      kubelet(R"({"evictionSoft": {"memory": "5%"},
                                  "evictionSoftGracePeriod": {"memory": "1m0s"}})"),
                      "spec.kubelet.evictionSoft"));
-  for (const auto& [at, value] : std::vector<std::pair<int, std::string>>{
-           {888, "5%3"}, {899, "110%"}, {910, "110GB"}}) {
+  for (const auto& [at, value] :
+       std::vector<std::pair<int, std::string>>{{888, "5%3"}, {899, "110%"}, {910, "110GB"}}) {
     c.push_back(reject("evictionSoft " + value, at,
                        kubelet(R"({"evictionSoft": {"memory.available": ")" + value +
                                R"("}, "evictionSoftGracePeriod": {"memory.available": "1m0s"}})"),
@@ -338,12 +346,10 @@ void addKubelet(std::vector<Case>& c) {
                      "spec.kubelet"));
   c.push_back(accept("imageGCHighThresholdPercent alone", 931,
                      kubelet(R"({"imageGCHighThresholdPercent": 10})")));
-  c.push_back(reject("imageGC high below low", 937,
-                     kubelet(R"({"imageGCHighThresholdPercent": 50,
+  c.push_back(reject("imageGC high below low", 937, kubelet(R"({"imageGCHighThresholdPercent": 50,
                                  "imageGCLowThresholdPercent": 60})"),
                      "spec.kubelet"));
-  c.push_back(reject("imageGC low above high", 944,
-                     kubelet(R"({"imageGCHighThresholdPercent": 50,
+  c.push_back(reject("imageGC low above high", 944, kubelet(R"({"imageGCHighThresholdPercent": 50,
                                  "imageGCLowThresholdPercent": 60})"),
                      "spec.kubelet"));
   c.push_back(accept("evictionSoftGracePeriod every signal", 953,
@@ -421,10 +427,9 @@ void addInterfacesAndOptions(std::vector<Case>& c) {
                      interfaces("[" + ni(0, 0, "interface") + "," + ni(0, 1, "efa-only") + "," +
                                 ni(1, 0, "interface") + "," + ni(1, 0, "efa-only") + "]"),
                      list));
-  c.push_back(reject("no primary interface", 1355, interfaces("[" + ni(0, 1, "interface") + "]"),
-                     list));
-  c.push_back(reject("efa-only primary", 1365, interfaces("[" + ni(0, 0, "efa-only") + "]"),
-                     list));
+  c.push_back(
+      reject("no primary interface", 1355, interfaces("[" + ni(0, 1, "interface") + "]"), list));
+  c.push_back(reject("efa-only primary", 1365, interfaces("[" + ni(0, 0, "efa-only") + "]"), list));
   c.push_back(reject("two efa-only on one card", 1375,
                      interfaces("[" + ni(0, 0, "interface") + "," + ni(1, 0, "efa-only") + "," +
                                 ni(1, 1, "efa-only") + "]"),
@@ -433,23 +438,23 @@ void addInterfacesAndOptions(std::vector<Case>& c) {
   c.push_back(reject("connectionTracking empty", 1397, R"({"connectionTracking": {}})", ct));
   c.push_back(accept("tcpEstablishedTimeout 60", 1401,
                      R"({"connectionTracking": {"tcpEstablishedTimeout": 60}})"));
-  c.push_back(accept("udpStreamTimeout 120", 1407,
-                     R"({"connectionTracking": {"udpStreamTimeout": 120}})"));
+  c.push_back(
+      accept("udpStreamTimeout 120", 1407, R"({"connectionTracking": {"udpStreamTimeout": 120}})"));
   c.push_back(accept("udpTimeout 45", 1413, R"({"connectionTracking": {"udpTimeout": 45}})"));
   c.push_back(accept("every connectionTracking timeout", 1419,
                      R"({"connectionTracking": {"tcpEstablishedTimeout": 432000,
                          "udpStreamTimeout": 180, "udpTimeout": 60}})"));
-  for (const auto& [at, field, value] : std::vector<std::tuple<int, std::string, int>>{
-           {1427, "tcpEstablishedTimeout", 59},
-           {1433, "tcpEstablishedTimeout", 432001},
-           {1439, "udpStreamTimeout", 59},
-           {1445, "udpStreamTimeout", 181},
-           {1451, "udpTimeout", 29},
-           {1457, "udpTimeout", 61}}) {
-    c.push_back(reject(field + " " + std::to_string(value), at,
-                       R"({"connectionTracking": {")" + field + R"(": )" + std::to_string(value) +
-                           "}}",
-                       ct + "." + field));
+  for (const auto& [at, field, value] :
+       std::vector<std::tuple<int, std::string, int>>{{1427, "tcpEstablishedTimeout", 59},
+                                                      {1433, "tcpEstablishedTimeout", 432001},
+                                                      {1439, "udpStreamTimeout", 59},
+                                                      {1445, "udpStreamTimeout", 181},
+                                                      {1451, "udpTimeout", 29},
+                                                      {1457, "udpTimeout", 61}}) {
+    c.push_back(
+        reject(field + " " + std::to_string(value), at,
+               R"({"connectionTracking": {")" + field + R"(": )" + std::to_string(value) + "}}",
+               ct + "." + field));
   }
   c.push_back(reject("role empty", 1465, R"({"role": null})", "spec"));
   Case roleUpdate = accept("role updated", 1469, R"({"role": "test-role"})");
@@ -493,20 +498,19 @@ void addSchemaFacts(std::vector<Case>& c) {
   c.push_back(accept("efa-only on card 1 device 0", 595,
                      interfaces("[" + ni(0, 0, "interface") + "," + ni(1, 0, "efa-only") + "]"),
                      kCrd));
-  c.push_back(accept("public address with interfaces", 595,
-                     R"({"associatePublicIPAddress": true, "networkInterfaces": [)" +
-                         ni(0, 0, "interface") + "]}",
-                     kCrd));
+  c.push_back(accept(
+      "public address with interfaces", 595,
+      R"({"associatePublicIPAddress": true, "networkInterfaces": [)" + ni(0, 0, "interface") + "]}",
+      kCrd));
   c.push_back(accept("volumeSize 59000Gi", 210, device(R"({"volumeSize": "59000Gi"})"), kCrd));
   c.push_back(reject("volumeSize 59Ti", 210, device(R"({"volumeSize": "59Ti"})"),
                      "spec.blockDeviceMappings[0].ebs.volumeSize", kCrd));
-  c.push_back(accept("negative iops", 164, device(R"({"volumeSize": "20Gi", "iops": -1})"),
-                     kCrd));
+  c.push_back(accept("negative iops", 164, device(R"({"volumeSize": "20Gi", "iops": -1})"), kCrd));
   c.push_back(accept("subnet id unanchored", 679,
                      R"({"subnetSelectorTerms": [{"id": "subnet-1X"}]})", kCrd));
   c.push_back(accept("tag with an empty value", 702, R"({"tags": {"team": ""}})", kCrd));
-  c.push_back(accept("managed-by tag", 702, R"({"tags": {"karpenter.sh/managed-by": "me"}})",
-                     kCrd));
+  c.push_back(
+      accept("managed-by tag", 702, R"({"tags": {"karpenter.sh/managed-by": "me"}})", kCrd));
   c.push_back(accept("ami id with ssmParameter", 136,
                      R"({"amiFamily": "AL2023", "amiSelectorTerms": [{"id": "ami-0123",
                          "ssmParameter": "/my/ami"}]})",
@@ -626,8 +630,9 @@ class Ec2NodeClassParity : public ::testing::Test {
       return "";
     }
     stored["spec"].merge_patch(Json::parse(c.update));
-    auto updated = client.send("PUT", std::string(kCollection) + "/" + name + "?fieldValidation=Strict",
-                               api::dumpJson(stored));
+    auto updated =
+        client.send("PUT", std::string(kCollection) + "/" + name + "?fieldValidation=Strict",
+                    api::dumpJson(stored));
     if (!updated) {
       return "PUT failed: " + updated.error().message();
     }

@@ -58,8 +58,8 @@ Case ok(std::string name, std::string source, Kind kind, std::string yaml,
 
 Case bad(std::string name, std::string source, Kind kind, std::string yaml, std::string path,
          Runtime runtime = Runtime::Unchecked) {
-  return {std::move(name), std::move(source), kind, std::move(yaml), false, std::move(path),
-          runtime, ""};
+  return {std::move(name), std::move(source), kind,    std::move(yaml),
+          false,           std::move(path),   runtime, ""};
 }
 
 // YAML for a NodePool's spec.template.spec (or a NodeClaim's spec) holding `body`.
@@ -95,10 +95,12 @@ std::string budget(const std::string& flowList) {
 }
 
 // Karpenter's WellKnownLabels (core), and the AWS provider's additions (aws labels.go init).
-const std::vector<std::string> kCoreWellKnown = {
-    "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-    "node.kubernetes.io/instance-type", "kubernetes.io/arch", "kubernetes.io/os",
-    "node.kubernetes.io/windows-build"};
+const std::vector<std::string> kCoreWellKnown = {"topology.kubernetes.io/zone",
+                                                 "topology.kubernetes.io/region",
+                                                 "node.kubernetes.io/instance-type",
+                                                 "kubernetes.io/arch",
+                                                 "kubernetes.io/os",
+                                                 "node.kubernetes.io/windows-build"};
 const std::vector<std::string> kAwsWellKnown = {
     "karpenter.k8s.aws/capacity-reservation-id",
     "karpenter.k8s.aws/capacity-reservation-type",
@@ -140,26 +142,26 @@ std::string longPart() {
 void addDisruptionCases(std::vector<Case>& c) {
   const Kind P = Kind::NodePool;
   c.push_back(ok("expireAfter Never", src(kNP, 71), P, poolSpec("      expireAfter: Never\n")));
-  for (auto [line, v] : std::vector<std::pair<int, const char*>>{
-           {84, "30s"}, {85, "1h30m5s"}, {86, "Never"}}) {
+  for (auto [line, v] :
+       std::vector<std::pair<int, const char*>>{{84, "30s"}, {85, "1h30m5s"}, {86, "Never"}}) {
     c.push_back(ok(std::string("expireAfter ") + v, src(kNP, line), P,
                    poolSpec(std::string("      expireAfter: ") + v + "\n")));
   }
-  for (auto [line, v] : std::vector<std::pair<int, const char*>>{
-           {96, "-1s"}, {97, "1hr"}, {98, "FooNever"}}) {
+  for (auto [line, v] :
+       std::vector<std::pair<int, const char*>>{{96, "-1s"}, {97, "1hr"}, {98, "FooNever"}}) {
     c.push_back(bad(std::string("expireAfter ") + v, src(kNP, line), P,
                     poolSpec(std::string("      expireAfter: ") + v + "\n"),
                     "spec.template.spec.expireAfter"));
   }
-  c.push_back(ok("consolidateAfter Never", src(kNP, 100), P,
-                 disruption("{consolidateAfter: Never}")));
-  for (auto [line, v] : std::vector<std::pair<int, const char*>>{
-           {112, "30s"}, {113, "1h30m5s"}, {114, "Never"}}) {
+  c.push_back(
+      ok("consolidateAfter Never", src(kNP, 100), P, disruption("{consolidateAfter: Never}")));
+  for (auto [line, v] :
+       std::vector<std::pair<int, const char*>>{{112, "30s"}, {113, "1h30m5s"}, {114, "Never"}}) {
     c.push_back(ok(std::string("consolidateAfter ") + v, src(kNP, line), P,
                    disruption(std::string("{consolidateAfter: ") + v + "}")));
   }
-  for (auto [line, v] : std::vector<std::pair<int, const char*>>{
-           {124, "-1s"}, {125, "1hr"}, {126, "FooNever"}}) {
+  for (auto [line, v] :
+       std::vector<std::pair<int, const char*>>{{124, "-1s"}, {125, "1hr"}, {126, "FooNever"}}) {
     c.push_back(bad(std::string("consolidateAfter ") + v, src(kNP, line), P,
                     disruption(std::string("{consolidateAfter: ") + v + "}"),
                     "spec.disruption.consolidateAfter"));
@@ -176,9 +178,9 @@ void addDisruptionCases(std::vector<Case>& c) {
                  disruption("{consolidateAfter: Never, consolidationPolicy: WhenEmpty}")));
   for (auto [line, v] : std::vector<std::pair<int, const char*>>{
            {156, "WhenEmpty"}, {157, "WhenEmptyOrUnderutilized"}, {158, "Balanced"}}) {
-    c.push_back(ok(std::string("consolidationPolicy ") + v, src(kNP, line), P,
-                   disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: ") + v +
-                              "}")));
+    c.push_back(
+        ok(std::string("consolidationPolicy ") + v, src(kNP, line), P,
+           disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: ") + v + "}")));
   }
   for (auto [line, v] : std::vector<std::pair<int, const char*>>{{168, "1"},
                                                                  {169, "2"},
@@ -191,17 +193,17 @@ void addDisruptionCases(std::vector<Case>& c) {
                                                                  {176, ""},
                                                                  {177, "WhenUnderutilized"},
                                                                  {178, "foo"}}) {
-    c.push_back(bad(std::string("consolidationPolicy '") + v + "'", src(kNP, line), P,
-                    disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: \"") + v +
-                               "\"}"),
-                    "spec.disruption.consolidationPolicy"));
+    c.push_back(
+        bad(std::string("consolidationPolicy '") + v + "'", src(kNP, line), P,
+            disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: \"") + v + "\"}"),
+            "spec.disruption.consolidationPolicy"));
   }
   for (auto [line, v] : std::vector<std::pair<int, const char*>>{
            {185, "WhenEmpty"}, {186, "WhenEmptyOrUnderutilized"}, {187, "Balanced"}}) {
-    c.push_back(ok(std::string("runtime-valid consolidationPolicy ") + v, src(kNP, line), P,
-                   disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: ") + v +
-                              "}"),
-                   Runtime::Valid));
+    c.push_back(
+        ok(std::string("runtime-valid consolidationPolicy ") + v, src(kNP, line), P,
+           disruption(std::string("{consolidateAfter: 0s, consolidationPolicy: ") + v + "}"),
+           Runtime::Valid));
   }
   c.push_back(bad("budget cron '*'", src(kNP, 189), P,
                   budget("[{nodes: '10', schedule: '*', duration: 20m}]"),
@@ -229,8 +231,7 @@ void addDisruptionCases(std::vector<Case>& c) {
                  budget("[{nodes: '10', schedule: '* * * * *', duration: 20m}]")));
   c.push_back(ok("budget duration in hours and minutes", src(kNP, 261), P,
                  budget("[{nodes: '10', schedule: '* * * * *', duration: 2h20m}]")));
-  c.push_back(ok("budget without cron or duration", src(kNP, 269), P,
-                 budget("[{nodes: '10'}]")));
+  c.push_back(ok("budget without cron or duration", src(kNP, 269), P, budget("[{nodes: '10'}]")));
   c.push_back(ok("budget @annually", src(kNP, 275), P,
                  budget("[{nodes: '10', schedule: '@annually', duration: 20m}]")));
   c.push_back(bad("second budget has a bad cron", src(kNP, 283), P,
@@ -248,8 +249,8 @@ void addDisruptionCases(std::vector<Case>& c) {
                                       "reasons: [") +
                           v + "]}]")));
   }
-  for (auto [line, v] : std::vector<std::pair<int, const char*>>{
-           {337, "invalid"}, {338, "expired"}, {339, ""}}) {
+  for (auto [line, v] :
+       std::vector<std::pair<int, const char*>>{{337, "invalid"}, {338, "expired"}, {339, ""}}) {
     c.push_back(bad(std::string("budget reason '") + v + "'", src(kNP, line), P,
                     budget(std::string("[{nodes: '10', schedule: '* * * * *', duration: 20m, "
                                        "reasons: [\"") +
@@ -283,14 +284,14 @@ void addTaintCases(std::vector<Case>& c, Kind kind, const char* file) {
                       taints(kind, std::string("[{key: '") + key + "', effect: NoSchedule}]"),
                       specPath(kind, "taints[0].key"), invalid));
     }
-    c.push_back(ok("taint key with a too long prefix", src(file, 385), kind,
-                   taints(kind, "[{key: 'test.com.test." + longPart() +
-                                    "/test', effect: NoSchedule}]"),
-                   invalid));
-    c.push_back(ok("taint key with a too long name", src(file, 390), kind,
-                   taints(kind, "[{key: 'test.com.test/test-" + longPart() +
-                                    "', effect: NoSchedule}]"),
-                   invalid));
+    c.push_back(
+        ok("taint key with a too long prefix", src(file, 385), kind,
+           taints(kind, "[{key: 'test.com.test." + longPart() + "/test', effect: NoSchedule}]"),
+           invalid));
+    c.push_back(
+        ok("taint key with a too long name", src(file, 390), kind,
+           taints(kind, "[{key: 'test.com.test/test-" + longPart() + "', effect: NoSchedule}]"),
+           invalid));
   } else {
     c.push_back(ok("valid taints", src(file, 64), kind,
                    taints(kind,
@@ -336,17 +337,18 @@ void addRequirementCases(std::vector<Case>& c, Kind kind, const char* file) {
                       requirements(kind, std::string("[{key: '") + key + "', operator: Exists}]"),
                       reqs + "[0].key", invalid));
     }
-    c.push_back(ok("requirement key with a too long prefix", src(file, 448), kind,
-                   requirements(kind, "[{key: 'test.com.test." + longPart() +
-                                          "/test', operator: Exists}]"),
-                   invalid));
-    c.push_back(ok("requirement key with a too long name", src(file, 453), kind,
-                   requirements(kind, "[{key: 'test.com.test/test-" + longPart() +
-                                          "', operator: Exists}]"),
-                   invalid));
+    c.push_back(
+        ok("requirement key with a too long prefix", src(file, 448), kind,
+           requirements(kind, "[{key: 'test.com.test." + longPart() + "/test', operator: Exists}]"),
+           invalid));
+    c.push_back(
+        ok("requirement key with a too long name", src(file, 453), kind,
+           requirements(kind, "[{key: 'test.com.test/test-" + longPart() + "', operator: Exists}]"),
+           invalid));
     c.push_back(bad("requirement on karpenter.sh/nodepool", src(file, 457), kind,
-                    requirements(kind, "[{key: karpenter.sh/nodepool, operator: In, values: "
-                                       "[silly]}]"),
+                    requirements(kind,
+                                 "[{key: karpenter.sh/nodepool, operator: In, values: "
+                                 "[silly]}]"),
                     reqs + "[0].key", invalid));
   }
   c.push_back(ok("supported operators", line(463, 116), kind,
@@ -358,8 +360,9 @@ void addRequirementCases(std::vector<Case>& c, Kind kind, const char* file) {
                               "{key: topology.kubernetes.io/zone, operator: Exists}]"),
                  valid));
   c.push_back(bad("unsupported operator", line(477, 129), kind,
-                  requirements(kind, "[{key: topology.kubernetes.io/zone, operator: unknown, "
-                                     "values: [test]}]"),
+                  requirements(kind,
+                               "[{key: topology.kubernetes.io/zone, operator: unknown, "
+                               "values: [test]}]"),
                   reqs + "[0].operator", invalid));
   c.push_back(bad("restricted domain karpenter.sh", line(486, 137), kind,
                   requirements(kind, "[{key: karpenter.sh/test, operator: In, values: [test]}]"),
@@ -370,8 +373,9 @@ void addRequirementCases(std::vector<Case>& c, Kind kind, const char* file) {
           requirements(kind, "[{key: karpenter.k8s.aws/test, operator: In, values: [test]}]"),
           reqs + "[0].key", invalid));
   c.push_back(bad("restricted label kubernetes.io/hostname", line(495, 145), kind,
-                  requirements(kind, "[{key: kubernetes.io/hostname/test, operator: In, values: "
-                                     "[test]}]"),
+                  requirements(kind,
+                               "[{key: kubernetes.io/hostname/test, operator: In, values: "
+                               "[test]}]"),
                   reqs + "[0].key", invalid));
   for (const char* domain : {"kubernetes.io", "k8s.io"}) {
     c.push_back(ok(std::string("requirement in domain ") + domain, line(505, 154), kind,
@@ -414,28 +418,33 @@ void addRequirementCases(std::vector<Case>& c, Kind kind, const char* file) {
     }
   }
   c.push_back(bad("minValues -1", line(585, 226), kind,
-                  requirements(kind, "[{key: node.kubernetes.io/instance-type, operator: In, "
-                                     "values: [insance-type-1], minValues: -1}]"),
+                  requirements(kind,
+                               "[{key: node.kubernetes.io/instance-type, operator: In, "
+                               "values: [insance-type-1], minValues: -1}]"),
                   reqs + "[0].minValues"));
   c.push_back(bad("minValues 0", line(591, 232), kind,
-                  requirements(kind, "[{key: node.kubernetes.io/instance-type, operator: In, "
-                                     "values: [insance-type-1], minValues: 0}]"),
+                  requirements(kind,
+                               "[{key: node.kubernetes.io/instance-type, operator: In, "
+                               "values: [insance-type-1], minValues: 0}]"),
                   reqs + "[0].minValues"));
   c.push_back(bad("minValues 51", line(597, 238), kind,
-                  requirements(kind, "[{key: node.kubernetes.io/instance-type, operator: "
-                                     "Exists, minValues: 51}]"),
+                  requirements(kind,
+                               "[{key: node.kubernetes.io/instance-type, operator: "
+                               "Exists, minValues: 51}]"),
                   reqs + "[0].minValues"));
   std::string ninety;
   for (int i = 0; i < 90; ++i) {
     ninety += (i ? ", instance" : "instance") + std::to_string(i);
   }
   c.push_back(ok("90 values without minValues", line(601, 242), kind,
-                 requirements(kind, "[{key: node.kubernetes.io/instance-type, operator: In, "
-                                    "values: [" +
-                                        ninety + "]}]")));
+                 requirements(kind,
+                              "[{key: node.kubernetes.io/instance-type, operator: In, "
+                              "values: [" +
+                                  ninety + "]}]")));
   c.push_back(bad("minValues above the number of values", line(613, 254), kind,
-                  requirements(kind, "[{key: node.kubernetes.io/instance-type, operator: In, "
-                                     "values: [insance-type-1], minValues: 2}]"),
+                  requirements(kind,
+                               "[{key: node.kubernetes.io/instance-type, operator: In, "
+                               "values: [insance-type-1], minValues: 2}]"),
                   reqs));
   if (!pool) {
     std::string many;
@@ -443,8 +452,8 @@ void addRequirementCases(std::vector<Case>& c, Kind kind, const char* file) {
       many += std::string(i ? ", " : "") + "{key: key-" + std::to_string(i) +
               ", operator: In, values: [v" + std::to_string(i) + "]}";
     }
-    c.push_back(bad("101 requirements", src(file, 258), kind, requirements(kind, "[" + many + "]"),
-                    reqs));
+    c.push_back(
+        bad("101 requirements", src(file, 258), kind, requirements(kind, "[" + many + "]"), reqs));
   }
 }
 
@@ -460,8 +469,8 @@ void addLabelCases(std::vector<Case>& c) {
                  labels("{'test.com.test." + longPart() + "/test': silly}"), Runtime::Invalid));
   c.push_back(ok("label key with a too long name", src(kNP, 641), P,
                  labels("{'test.com.test/test-" + longPart() + "': silly}"), Runtime::Invalid));
-  c.push_back(bad("label value with '/'", src(kNP, 646), P,
-                  labels("{silly: '/ is not allowed'}"), at, Runtime::Invalid));
+  c.push_back(bad("label value with '/'", src(kNP, 646), P, labels("{silly: '/ is not allowed'}"),
+                  at, Runtime::Invalid));
   c.push_back(bad("label in domain karpenter.sh", src(kNP, 652), P,
                   labels("{karpenter.sh/unknown: silly}"), at, Runtime::Invalid));
   c.push_back(bad("label in domain karpenter.k8s.aws", src(kNP, 652), P,
@@ -471,10 +480,10 @@ void addLabelCases(std::vector<Case>& c) {
                  Runtime::Valid));
   for (const char* domain : {"kubernetes.io", "k8s.io"}) {
     std::string d = domain;
-    c.push_back(ok("label " + d, src(kNP, 669), P, labels("{" + d + ": test-value}"),
+    c.push_back(
+        ok("label " + d, src(kNP, 669), P, labels("{" + d + ": test-value}"), Runtime::Valid));
+    c.push_back(ok("label " + d + "/key", src(kNP, 681), P, labels("{" + d + "/key: test-value}"),
                    Runtime::Valid));
-    c.push_back(ok("label " + d + "/key", src(kNP, 681), P,
-                   labels("{" + d + "/key: test-value}"), Runtime::Valid));
     c.push_back(ok("label subdomain." + d, src(kNP, 693), P,
                    labels("{subdomain." + d + ": test-value}"), Runtime::Valid));
     c.push_back(ok("label subdomain." + d + "/key", src(kNP, 705), P,
@@ -522,8 +531,8 @@ void addNodeClassRefCases(std::vector<Case>& c) {
   Case name = ok("nodeClassRef.name changed by update", "karpenter.sh_nodepools.yaml:274", P, "");
   name.update = poolSpec("      nodeClassRef: {name: other}\n");
   c.push_back(name);
-  for (auto [line, field] : std::vector<std::pair<int, const char*>>{
-           {751, "group"}, {755, "kind"}, {759, "name"}}) {
+  for (auto [line, field] :
+       std::vector<std::pair<int, const char*>>{{751, "group"}, {755, "kind"}, {759, "name"}}) {
     c.push_back(bad(std::string("nodeClassRef.") + field + " empty", src(kNP, line), P,
                     poolSpec(std::string("      nodeClassRef: {") + field + ": ''}\n"),
                     ref + "." + field));
@@ -536,8 +545,8 @@ void addNodeClassRefCases(std::vector<Case>& c) {
                   claimSpec("  nodeClassRef: {group: karpenter.test.sh/v1, kind: TestNodeClass, "
                             "name: nodeclass-test}\n"),
                   "spec.nodeClassRef.group"));
-  Case spec = bad("NodeClaim spec changed by update", "karpenter.sh_nodeclaims.yaml:295", C, "",
-                  "spec");
+  Case spec =
+      bad("NodeClaim spec changed by update", "karpenter.sh_nodeclaims.yaml:295", C, "", "spec");
   spec.update = claimSpec("  taints: [{key: a, effect: NoSchedule}]\n");
   c.push_back(spec);
   Case meta = ok("NodeClaim labels changed by update", "karpenter.sh_nodeclaims.yaml:295", C, "");
@@ -557,24 +566,23 @@ void addAwsCases(std::vector<Case>& c) {
                    Runtime::Valid));
   }
   auto capacity = [&](const std::string& values) {
-    return requirements(A, "[{key: karpenter.sh/capacity-type, operator: In, values: " + values +
-                               "}]");
+    return requirements(
+        A, "[{key: karpenter.sh/capacity-type, operator: In, values: " + values + "}]");
   };
   auto tenancy = [&](const std::string& values) {
-    return requirements(A, "[{key: karpenter.k8s.aws/instance-tenancy, operator: In, values: " +
-                               values + "}]");
+    return requirements(
+        A, "[{key: karpenter.k8s.aws/instance-tenancy, operator: In, values: " + values + "}]");
   };
-  c.push_back(ok("only invalid capacity types", src(kAWS, 72), A, capacity("[xspot]"),
-                 Runtime::Invalid));
-  c.push_back(ok("valid capacity type", src(kAWS, 84), A, capacity("[on-demand]"),
-                 Runtime::Valid));
+  c.push_back(
+      ok("only invalid capacity types", src(kAWS, 72), A, capacity("[xspot]"), Runtime::Invalid));
+  c.push_back(ok("valid capacity type", src(kAWS, 84), A, capacity("[on-demand]"), Runtime::Valid));
   c.push_back(ok("valid and invalid capacity types", src(kAWS, 96), A,
                  capacity("[on-demand, xspot]"), Runtime::Valid));
-  c.push_back(ok("only invalid tenancies", src(kAWS, 109), A, tenancy("[xdedicated]"),
-                 Runtime::Invalid));
+  c.push_back(
+      ok("only invalid tenancies", src(kAWS, 109), A, tenancy("[xdedicated]"), Runtime::Invalid));
   c.push_back(ok("valid tenancy", src(kAWS, 121), A, tenancy("[default]"), Runtime::Valid));
-  c.push_back(ok("valid and invalid tenancies", src(kAWS, 133), A,
-                 tenancy("[default, xdedicated]"), Runtime::Valid));
+  c.push_back(ok("valid and invalid tenancies", src(kAWS, 133), A, tenancy("[default, xdedicated]"),
+                 Runtime::Valid));
   keys.push_back("karpenter.sh/capacity-type");
   keys.push_back("karpenter.k8s.aws/instance-tenancy");
   for (const std::string& key : keys) {
@@ -747,9 +755,9 @@ TEST_F(KarpenterCoreParityTest, AdmitsAndRejectsAsKarpenter) {
 // A rejection names the field path as kube-apiserver does, with the CEL rule's message.
 TEST_F(KarpenterCoreParityTest, RejectionsUseKubeApiserverWording) {
   auto client = server_->client();
-  Json pool = merged(baseManifest(Kind::NodePool, "wording"),
-                     requirements(Kind::NodePool,
-                                  "[{key: topology.kubernetes.io/zone, operator: In}]"));
+  Json pool =
+      merged(baseManifest(Kind::NodePool, "wording"),
+             requirements(Kind::NodePool, "[{key: topology.kubernetes.io/zone, operator: In}]"));
   auto answer = client->send("POST", collection(Kind::NodePool), api::dumpJson(pool));
   ASSERT_TRUE(answer);
   EXPECT_EQ(answer->status, 422);

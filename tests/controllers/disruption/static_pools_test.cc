@@ -17,9 +17,8 @@ void makeStatic(NodePool& pool, int64_t replicas) {
 
 TEST_F(DisruptionEnv, EmptyNodesOfAStaticPoolAreNeverConsolidated) {
   addPool("fixed", {}, [](NodePool& pool) { makeStatic(pool, 2); });
-  addPool("dynamic", {}, [](NodePool& pool) {
-    pool.spec.disruption.consolidateAfter = core::Duration(0s);
-  });
+  addPool("dynamic", {},
+          [](NodePool& pool) { pool.spec.disruption.consolidateAfter = core::Duration(0s); });
   addNode("static-a", "fixed", 0, false);
   addNode("static-b", "fixed", 0, false);
   addNode("dynamic-a", "dynamic", 0, false);
@@ -90,7 +89,8 @@ TEST_F(DisruptionEnv, StaticDriftWaitsWhileThePoolIsAboveItsReplicas) {
   PassReport report = pass();
   EXPECT_TRUE(report.started.empty());
   ASSERT_EQ(report.blocked.size(), 1u);
-  EXPECT_NE(report.blocked[0].find("has 2 nodes for 1 replicas"), std::string::npos) << report.blocked[0];
+  EXPECT_NE(report.blocked[0].find("has 2 nodes for 1 replicas"), std::string::npos)
+      << report.blocked[0];
 }
 
 TEST_F(DisruptionEnv, PodsOfAStaticNodeDoNotMakeReplacementsInAStaticPool) {

@@ -51,8 +51,7 @@ TEST_F(ValidationControllerTest, ReportsRuntimeProblemsUntilTheyAreFixed) {
   auto invalid = awaitValidation("bad-label", "False");
   ASSERT_TRUE(invalid && invalid->status == "False");
   EXPECT_EQ(invalid->reason, kValidationFailedReason);
-  EXPECT_NE(invalid->message.find("spaces are not allowed"), std::string::npos)
-      << invalid->message;
+  EXPECT_NE(invalid->message.find("spaces are not allowed"), std::string::npos) << invalid->message;
 
   mutate<NodePool>(pools_, "bad-label", [](NodePool& p) {
     p.spec.template_.metadata.labels.erase("spaces are not allowed");

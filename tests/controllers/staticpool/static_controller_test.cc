@@ -50,8 +50,7 @@ class StaticPoolTest : public DisruptionEnv {
     if (fresh) {
       refreshAll();
     }
-    runtime::Context context(clock_, clock_.steadyNow() + 1min, {}, spdlog::default_logger(),
-                             pool);
+    runtime::Context context(clock_, clock_.steadyNow() + 1min, {}, spdlog::default_logger(), pool);
     auto decision = controller_.converge(caches_, pool, context);
     EXPECT_TRUE(decision) << decision.error().message();
     return decision.value_or(Decision{});
@@ -107,9 +106,8 @@ TEST_F(StaticPoolTest, ClaimsTheCacheDoesNotShowYetStillCount) {
 }
 
 TEST_F(StaticPoolTest, LimitsNodesCapsTheReplicas) {
-  addStaticPool("capped", 5, [](NodePool& pool) {
-    pool.spec.limits["nodes"] = core::Quantity::fromInt(2);
-  });
+  addStaticPool("capped", 5,
+                [](NodePool& pool) { pool.spec.limits["nodes"] = core::Quantity::fromInt(2); });
   Decision first = converge("capped");
   EXPECT_EQ(first.created.size(), 2u);
   EXPECT_TRUE(first.atLimit);

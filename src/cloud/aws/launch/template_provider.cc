@@ -54,12 +54,11 @@ core::Result<std::string> LaunchTemplateProvider::ensure(const TemplateSpec& spe
     return core::fail(wrapped(created.error(), "creating launch template " + spec.name));
   }
   if (created) {
-    core::logInfo(
-        "aws: created launch template",
-        {{"name", spec.name},
-         {"id", created->launchTemplateId},
-         {"node-class",
-          spec.tags.count(kTagNodeClass) != 0 ? spec.tags.at(kTagNodeClass) : std::string()}});
+    core::logInfo("aws: created launch template",
+                  {{"name", spec.name},
+                   {"id", created->launchTemplateId},
+                   {"node-class", spec.tags.count(kTagNodeClass) != 0 ? spec.tags.at(kTagNodeClass)
+                                                                      : std::string()}});
   }
   remember(spec.name);
   return spec.name;
