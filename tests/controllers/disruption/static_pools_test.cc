@@ -101,7 +101,9 @@ TEST_F(DisruptionEnv, PodsOfAStaticNodeDoNotMakeReplacementsInAStaticPool) {
   addNode("old", "dynamic", 2, /*drifted=*/true);
   PassReport report = pass();
   ASSERT_EQ(report.started, std::vector<std::string>{"old"});
-  for (const auto& name : command("old")->replacements) {
+  auto started = command("old");
+  ASSERT_TRUE(started);
+  for (const auto& name : started->replacements) {
     EXPECT_EQ(claim(name)->metadata.labels.at(api::karpenter::kNodePoolLabel), "dynamic");
   }
 }
