@@ -21,6 +21,7 @@ class ExplainTypesTest : public InspectEnv {
       api::karpenter::NetworkInterface ni;
       ni.deviceIndex = device;
       ni.networkCardIndex = 0;
+      ni.interfaceType = "interface";
       nc.spec.networkInterfaces.push_back(ni);
     }
     auto updated = kube::Typed<EC2NodeClass>(*client_).update(nc);

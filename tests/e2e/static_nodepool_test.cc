@@ -115,14 +115,19 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     Ran ran = kubectl(args);
     if (ran.code != 0) {
+      lastError_ = "exit " + std::to_string(ran.code) + ": " + ran.err;
       return Json::object({{"items", Json::array()}});
     }
     return Json::parse(ran.out);
   }
+  // By value: a range-for over list(...)["items"] would iterate a destroyed temporary.
+  Json items(const std::string& kind, const std::vector<std::string>& extra = {}) {
+    return list(kind, extra)["items"];
+  }
   // Live (not deleting) NodeClaims of the pool.
   size_t claims() {
     size_t n = 0;
-    for (const auto& c : list("nodeclaims", {"-l", "karpenter.sh/nodepool=fixed"})["items"]) {
+    for (const auto& c : items("nodeclaims", {"-l", "karpenter.sh/nodepool=fixed"})) {
       n += c["metadata"].contains("deletionTimestamp") ? 0 : 1;
     }
     return n;
@@ -130,7 +135,7 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
   // Ready Nodes of the pool.
   size_t readyNodes() {
     size_t n = 0;
-    for (const auto& node : list("nodes", {"-l", "karpenter.sh/nodepool=fixed"})["items"]) {
+    for (const auto& node : items("nodes", {"-l", "karpenter.sh/nodepool=fixed"})) {
       for (const auto& c : node["status"].value("conditions", Json::array())) {
         n += c.value("type", "") == "Ready" && c.value("status", "") == "True" ? 1 : 0;
       }
@@ -140,7 +145,7 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
   size_t nodes() { return list("nodes", {"-l", "karpenter.sh/nodepool=fixed"})["items"].size(); }
   size_t podsIn(const std::string& phase, bool bound) {
     size_t n = 0;
-    for (const auto& pod : list("pods", {"-n", "default", "-l", "app=web"})["items"]) {
+    for (const auto& pod : items("pods", {"-n", "default", "-l", "app=web"})) {
       const bool isBound = !pod["spec"].value("nodeName", "").empty();
       n += pod["status"].value("phase", "") == phase && isBound == bound ? 1 : 0;
     }
@@ -149,7 +154,7 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
   // Pods bound to any Node, in every namespace.
   size_t boundPods() {
     size_t n = 0;
-    for (const auto& pod : list("pods", {"-A"})["items"]) {
+    for (const auto& pod : items("pods", {"-A"})) {
       n += pod["spec"].value("nodeName", "").empty() ? 0 : 1;
     }
     return n;
@@ -167,6 +172,7 @@ class StaticNodePoolEndToEnd : public ::testing::Test {
 
   std::string dataDir_;
   std::unique_ptr<Child> up_;
+  std::string lastError_;  // of the last failed list, for the failure messages
 };
 
 TEST_F(StaticNodePoolEndToEnd, KeepsReplicasNodesScalesWithKubectlAndIgnoresPods) {
@@ -175,7 +181,8 @@ TEST_F(StaticNodePoolEndToEnd, KeepsReplicasNodesScalesWithKubectlAndIgnoresPods
 
   // Five Ready nodes with no workload at all.
   ASSERT_TRUE(eventually([&] { return readyNodes() == 5; }, 180s))
-      << "nodes " << readyNodes() << ", claims " << claims();
+      << "nodes " << readyNodes() << ", claims " << claims()
+      << ", last kubectl error: " << lastError_;
   EXPECT_EQ(claims(), 5u);
   EXPECT_EQ(boundPods(), 0u) << "nothing asked for these nodes";
   // Status shows the nodes and their resources; the scale subresource reads them.

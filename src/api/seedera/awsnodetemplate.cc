@@ -113,6 +113,7 @@ const StructSchema& describe(Tag<NetworkInterface>) {
           .field<&T::interfaceType>("interfaceType",
                                     "interface, efa (EFA with IP networking) or efa-only.")
           .enums({"interface", "efa", "efa-only"})
+          .defaultsTo(Json("interface"))
           .field<&T::networkCardIndex>("networkCardIndex",
                                        "Network card of the interface; the primary must be on 0.")
           .min(0)

@@ -59,11 +59,7 @@ Orchestrator::Orchestrator(kube::Client& client, cloud::CloudProvider& cloud,
                                      "The number of times that an enqueued disruption decision "
                                      "failed. Labeled by disruption method.",
                                      {"decision", "reason", "consolidation_type"})),
-      claimsCreated_(metrics.counter(
-          "karpenter_nodeclaims_created_total",
-          "Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim "
-          "was created, the owning nodepool, and if min values was relaxed for this nodeclaim.",
-          {"reason", "nodepool", "min_values_relaxed"})) {}
+      claimsCreated_(telemetry::nodeClaimsCreated(metrics)) {}
 
 core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches,
                                        const ClusterView& view, const Candidate& candidate,

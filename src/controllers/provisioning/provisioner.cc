@@ -36,11 +36,7 @@ Provisioner::Provisioner(kube::Client& client, cloud::CloudProvider& cloud,
           "Duration of scheduling simulations used for deprovisioning and provisioning in "
           "seconds.",
           {"controller"}, telemetry::durationBuckets())),
-      claimsCreated_(metrics.counter(
-          "karpenter_nodeclaims_created_total",
-          "Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim "
-          "was created, the owning nodepool, and if min values was relaxed for this nodeclaim.",
-          {"reason", "nodepool", "min_values_relaxed"})),
+      claimsCreated_(telemetry::nodeClaimsCreated(metrics)),
       unschedulablePods_(metrics.gauge("karpenter_scheduler_unschedulable_pods_count",
                                        "The number of unschedulable Pods.", {"controller"})) {
   unschedulablePods_.with({kName}).set(0);

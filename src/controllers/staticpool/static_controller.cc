@@ -9,6 +9,7 @@
 #include "api/karpenter/well_known.h"
 #include "controllers/disruption/static_pools.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
+#include "controllers/telemetry/karpenter.h"
 #include "core/log.h"
 
 namespace nodewright::controllers::staticpool {
@@ -83,9 +84,7 @@ StaticController::StaticController(kube::Client& client, const core::Clock& cloc
       clock_(clock),
       events_(events),
       options_(std::move(options)),
-      created_(metrics.counter("karpenter_nodeclaims_created_total",
-                               "NodeClaims created, by reason and NodePool.",
-                               {"reason", "nodepool"})) {}
+      created_(telemetry::nodeClaimsCreated(metrics)) {}
 
 runtime::Controller& StaticController::setup(runtime::Manager& manager) {
   caches_.pods = &manager.informerFor<api::corev1::Pod>().cache();
@@ -197,7 +196,7 @@ core::Result<Decision> StaticController::converge(const provisioning::ClusterCac
             created.error().toError().wrap("creating a nodeclaim of static nodepool " + poolName));
       }
       remember(poolName, created->metadata.name);
-      created_.with({"provisioning", poolName}).inc();
+      created_.with({"provisioning", poolName, "false"}).inc();
       decision.created.push_back(created->metadata.name);
     }
     decision.atLimit = decision.live + wanted < decision.replicas;

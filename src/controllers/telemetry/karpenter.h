@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/meta.h"
+#include "runtime/metrics.h"
 
 // Facts Karpenter's metrics share (sigs.k8s.io/karpenter pkg/metrics/constants.go), so every
 // controller reports under the same buckets and label spellings as upstream dashboards expect.
@@ -49,6 +50,16 @@ inline std::string resourceTypeLabel(std::string_view resource) {
     }
   }
   return out;
+}
+
+// karpenter_nodeclaims_created_total, which provisioning, disruption and static NodePools all
+// count into: one registration, so the three agree on help and labels.
+inline runtime::Family<runtime::Counter>& nodeClaimsCreated(runtime::Registry& metrics) {
+  return metrics.counter(
+      "karpenter_nodeclaims_created_total",
+      "Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim "
+      "was created, the owning nodepool, and if min values was relaxed for this nodeclaim.",
+      {"reason", "nodepool", "min_values_relaxed"});
 }
 
 }  // namespace nodewright::controllers::telemetry

@@ -465,6 +465,9 @@ runtime::Controller& StateMetricsController::setup(runtime::Manager& manager) {
   controller.watchMapped(manager.informerFor<Pod>(), singleton);
   controller.watchMapped(manager.informerFor<NodeClaim>(), singleton);
   controller.watchMapped(manager.informerFor<NodePool>(), singleton);
+  // Once at start as well: an empty cluster sends no event, yet its state is synced and its
+  // gauges must read 0 rather than stay unset.
+  controller.enqueue({"", kName});
   return controller;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,13 +75,18 @@ class DisruptionEnv : public ::testing::Test {
   }
 
   // An initialized NodeClaim with its Ready Node (2 cpu) running `pods` pods of 900m each.
-  void addNode(const std::string& name, const std::string& pool, int pods, bool drifted) {
+  // `customize` edits the claim before it is created (its spec is immutable afterwards).
+  void addNode(const std::string& name, const std::string& pool, int pods, bool drifted,
+               const std::function<void(NodeClaim&)>& customize = {}) {
     NodeClaim claim;
     claim.apiVersion = "karpenter.sh/v1";
     claim.kind = "NodeClaim";
     claim.metadata.name = name;
     claim.metadata.labels = {{api::karpenter::kNodePoolLabel, pool}};
     claim.spec.nodeClassRef = {"karpenter.k8s.aws", "EC2NodeClass", "default"};
+    if (customize) {
+      customize(claim);
+    }
     auto created = kube::Typed<NodeClaim>(*client_).create(claim);
     ASSERT_TRUE(created) << created.error().describe();
     initialize(name, drifted);

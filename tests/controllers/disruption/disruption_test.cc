@@ -209,11 +209,8 @@ TEST_F(DisruptionEnv, AnEmptyNodeOfAPoolThatNeverConsolidatesStays) {
 
 TEST_F(DisruptionEnv, AnExpiredNodeIsReplacedEvenWithADoNotDisruptPod) {
   addPool("default");
-  addNode("old", "default", 1, /*drifted=*/false);
-  auto stored = claim("old");
-  ASSERT_TRUE(stored);
-  stored->spec.expireAfter = core::Duration(1h);
-  ASSERT_TRUE(kube::Typed<NodeClaim>(*client_).update(*stored));
+  addNode("old", "default", 1, /*drifted=*/false,
+          [](NodeClaim& claim) { claim.spec.expireAfter = core::Duration(1h); });
   auto pod = kube::Typed<Pod>(*client_).get("default", "old-pod-0");
   ASSERT_TRUE(pod);
   pod->metadata.annotations[api::karpenter::kDoNotDisruptAnnotation] = "true";

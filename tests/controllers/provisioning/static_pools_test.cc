@@ -38,6 +38,8 @@ class StaticPoolProvisioning : public ::testing::Test {
     pool.kind = "NodePool";
     pool.spec.template_.spec.nodeClassRef = {"karpenter.k8s.aws", "EC2NodeClass", "default"};
     pool.spec.replicas = replicas;
+    // As if stored: the claims it makes name it as their owner, and an owner reference needs a uid.
+    pool.metadata.uid = "uid-" + name;
     pools_.upsert(object(pool));
   }
   PassSummary pass() {
