@@ -143,12 +143,13 @@ core::Status SqliteObjects::commit(const std::vector<PlannedWrite>& writes, int6
 
 void SqliteObjects::keepLogShort() {
   int frames = db_.walFrames();
-  if (frames >= kCheckpointFrames) {
-    checkpointer_->request();
-  }
   if (frames >= kWriterCheckpointFrames) {
-    // Still busy after the busy timeout: a later commit tries again.
+    // The writer's turn: no new background request competes for the checkpoint lock (under CPU
+    // load a background pass over a long log held it through every retry and the log grew past
+    // 96 MiB). Still busy after the busy timeout: a later commit tries again.
     (void)db_.checkpointAndTruncate();
+  } else if (frames >= kCheckpointFrames) {
+    checkpointer_->request();
   }
 }
 
