@@ -136,6 +136,14 @@ struct LaunchTemplateBlockDevice {
   std::optional<EbsBlockDevice> ebs;
 };
 
+// NetworkInterface.N.ConnectionTrackingSpecification: idle timeouts in seconds; unset ones keep
+// EC2's defaults.
+struct ConnectionTracking {
+  std::optional<int> tcpEstablishedTimeout;
+  std::optional<int> udpStreamTimeout;
+  std::optional<int> udpTimeout;
+};
+
 // LaunchTemplateData.NetworkInterface.N
 struct LaunchTemplateNetworkInterface {
   std::optional<bool> associateCarrierIpAddress;
@@ -149,6 +157,7 @@ struct LaunchTemplateNetworkInterface {
   std::optional<int> ipv6PrefixCount;
   std::vector<std::string> groups;  // security group ids
   std::string subnetId;             // only when the interface pins its own subnet
+  std::optional<ConnectionTracking> connectionTracking;
 };
 
 struct MetadataOptions {
@@ -167,6 +176,7 @@ struct LaunchTemplateData {
   MetadataOptions metadataOptions;
   std::optional<bool> monitoring;
   std::vector<LaunchTemplateNetworkInterface> networkInterfaces;
+  std::string nestedVirtualization;  // CpuOptions.NestedVirtualization; empty: not sent
   // TagSpecification.N for the instance, its volumes and its network interfaces.
   Tags resourceTags;
 };
