@@ -33,7 +33,9 @@ std::vector<std::string> kubeletArgs(const BootstrapOptions& o) {
   if (!o.taints.empty()) {
     std::vector<std::string> taints;
     for (const api::karpenter::Taint& t : o.taints) {
-      taints.push_back(fmt::format("{}={}:{}", t.key, t.value, t.effect));
+      // core/v1 Taint.ToString(): no "=" without a value.
+      taints.push_back(t.value.empty() ? fmt::format("{}:{}", t.key, t.effect)
+                                       : fmt::format("{}={}:{}", t.key, t.value, t.effect));
     }
     add("--register-with-taints=" + goQuote(fmt::format("{}", fmt::join(taints, ","))));
   }
