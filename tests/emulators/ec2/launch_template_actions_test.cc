@@ -218,21 +218,22 @@ TEST_F(LaunchTemplateActionsTest, ConnectionTrackingAndCpuOptionsRoundTrip) {
   // A template without them describes neither.
   w_.ok("CreateLaunchTemplate", karpenterTemplate("plain"));
   Xml plain = w_.ok("DescribeLaunchTemplateVersions", {{"LaunchTemplateName", "plain"}});
-  pugi::xml_node plainData = plain.items("launchTemplateVersionSet").at(0).child(
-      "launchTemplateData");
+  pugi::xml_node plainData =
+      plain.items("launchTemplateVersionSet").at(0).child("launchTemplateData");
   EXPECT_FALSE(plainData.child("cpuOptions"));
-  EXPECT_FALSE(plainData.child("networkInterfaceSet").first_child().child(
-      "connectionTrackingSpecification"));
+  EXPECT_FALSE(plainData.child("networkInterfaceSet")
+                   .first_child()
+                   .child("connectionTrackingSpecification"));
 }
 
 TEST_F(LaunchTemplateActionsTest, ConnectionTrackingOutsideEc2sRangesIsRejected) {
   const std::string ct = "LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.";
-  for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
-           {"TcpEstablishedTimeout", "59"},
-           {"TcpEstablishedTimeout", "432001"},
-           {"UdpStreamTimeout", "181"},
-           {"UdpTimeout", "29"},
-           {"UdpTimeout", "61"}}) {
+  for (const auto& [field, value] :
+       std::vector<std::pair<std::string, std::string>>{{"TcpEstablishedTimeout", "59"},
+                                                        {"TcpEstablishedTimeout", "432001"},
+                                                        {"UdpStreamTimeout", "181"},
+                                                        {"UdpTimeout", "29"},
+                                                        {"UdpTimeout", "61"}}) {
     aws::ParamPairs request = karpenterTemplate("out-of-range");
     request.emplace_back(ct + field, value);
     aws::ApiError e = w_.fails("CreateLaunchTemplate", request);

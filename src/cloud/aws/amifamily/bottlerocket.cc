@@ -88,7 +88,8 @@ core::Status overlay(Toml& k, const BootstrapOptions& o) {
       s["eviction-soft-grace-period"] = stringTable(periods);
     }
     if (kc.evictionMaxPodGracePeriod) {
-      s["eviction-max-pod-grace-period"] = static_cast<toml::integer>(*kc.evictionMaxPodGracePeriod);
+      s["eviction-max-pod-grace-period"] =
+          static_cast<toml::integer>(*kc.evictionMaxPodGracePeriod);
     }
     // Strings, not integers: Bottlerocket's settings model and Karpenter both write them so.
     if (kc.imageGCHighThresholdPercent) {

@@ -62,22 +62,21 @@ std::string onlyPart(const std::string& archive) {
 }
 
 TEST(KubeletSettingsTest, Al2PassesEveryOneAsBootstrapFlags) {
-  EXPECT_EQ(
-      onlyPart(userData(options(kFamilyAL2))),
-      "#!/bin/bash -xe\n"
-      "exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n"
-      "/etc/eks/bootstrap.sh 'nodewright' --apiserver-endpoint 'https://10.0.0.1:6443' "
-      "--b64-cluster-ca 'Q0EtQlVORExF' \\\n"
-      "--dns-cluster-ip '10.100.0.10' \\\n"
-      "--use-max-pods false \\\n"
-      "--kubelet-extra-args '--node-labels=\"karpenter.sh/nodepool=default\" "
-      "--register-with-taints=\"karpenter.sh/unregistered:NoExecute\" --max-pods=110 "
-      "--pods-per-core=4 --system-reserved=\"cpu=100m,memory=100Mi\" "
-      "--kube-reserved=\"ephemeral-storage=1Gi\" --eviction-hard=\"memory.available<5%\" "
-      "--eviction-soft=\"memory.available<10%,nodefs.available<15%\" "
-      "--eviction-soft-grace-period=\"memory.available=1m30s,nodefs.available=1h0m0s\" "
-      "--eviction-max-pod-grace-period=60 --image-gc-high-threshold=85 "
-      "--image-gc-low-threshold=80 --cpu-cfs-quota=false'");
+  EXPECT_EQ(onlyPart(userData(options(kFamilyAL2))),
+            "#!/bin/bash -xe\n"
+            "exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n"
+            "/etc/eks/bootstrap.sh 'nodewright' --apiserver-endpoint 'https://10.0.0.1:6443' "
+            "--b64-cluster-ca 'Q0EtQlVORExF' \\\n"
+            "--dns-cluster-ip '10.100.0.10' \\\n"
+            "--use-max-pods false \\\n"
+            "--kubelet-extra-args '--node-labels=\"karpenter.sh/nodepool=default\" "
+            "--register-with-taints=\"karpenter.sh/unregistered:NoExecute\" --max-pods=110 "
+            "--pods-per-core=4 --system-reserved=\"cpu=100m,memory=100Mi\" "
+            "--kube-reserved=\"ephemeral-storage=1Gi\" --eviction-hard=\"memory.available<5%\" "
+            "--eviction-soft=\"memory.available<10%,nodefs.available<15%\" "
+            "--eviction-soft-grace-period=\"memory.available=1m30s,nodefs.available=1h0m0s\" "
+            "--eviction-max-pod-grace-period=60 --image-gc-high-threshold=85 "
+            "--image-gc-low-threshold=80 --cpu-cfs-quota=false'");
 }
 
 TEST(KubeletSettingsTest, Al2023PassesEveryOneInTheNodeConfig) {
