@@ -94,6 +94,9 @@ std::string bootstrapScript(const BootstrapOptions& o) {
   if (auto args = kubeletArgs(o); !args.empty()) {
     s += fmt::format(" \\\n--kubelet-extra-args '{}'", fmt::join(args, " "));
   }
+  if (o.raid0) {
+    s += " \\\n--local-disks raid0";
+  }
   return s;
 }
 

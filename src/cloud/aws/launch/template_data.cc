@@ -139,6 +139,7 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   bootstrap.kubelet = settings.kubelet;
   bootstrap.maxPods = settings.maxPods;
   bootstrap.customUserData = spec.userData;
+  bootstrap.raid0 = spec.instanceStorePolicy == "RAID0";
   auto userData = bootstrapUserData(bootstrap);
   if (!userData) {
     return core::fail(userData.error());

@@ -181,5 +181,37 @@ TEST(KubeletSettingsTest, BottlerocketKubeletSettingsWinOverTheUsers) {
   EXPECT_EQ(text.find("1%"), std::string::npos) << text;
 }
 
+// spec.instanceStorePolicy: RAID0 as Karpenter v1.14 writes it for AL2 and AL2023.
+TEST(InstanceStorePolicyTest, Raid0ReachesBootstrapShAndTheNodeConfig) {
+  BootstrapOptions o = options(kFamilyAL2);
+  o.kubelet.reset();
+  o.labels.clear();
+  o.taints.clear();
+  o.maxPods.reset();
+  o.raid0 = true;
+  EXPECT_EQ(onlyPart(userData(o)),
+            "#!/bin/bash -xe\n"
+            "exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n"
+            "/etc/eks/bootstrap.sh 'nodewright' --apiserver-endpoint 'https://10.0.0.1:6443' "
+            "--b64-cluster-ca 'Q0EtQlVORExF' \\\n"
+            "--local-disks raid0");
+
+  o.family = kFamilyAL2023;
+  EXPECT_EQ(onlyPart(userData(o)),
+            "# nodewright generated NodeConfig\n"
+            "apiVersion: node.eks.aws/v1alpha1\n"
+            "kind: NodeConfig\n"
+            "spec:\n"
+            "  cluster:\n"
+            "    apiServerEndpoint: https://10.0.0.1:6443\n"
+            "    certificateAuthority: Q0EtQlVORExF\n"
+            "    cidr: 10.100.0.0/16\n"
+            "    name: nodewright\n"
+            "  instance:\n"
+            "    localStorage:\n"
+            "      strategy: RAID0\n"
+            "  kubelet: {}\n");
+}
+
 }  // namespace
 }  // namespace nodewright::cloud::aws
