@@ -34,9 +34,11 @@ struct InstanceTypeInfo {
   std::vector<std::string> architectures;        // ProcessorInfo.SupportedArchitectures
   std::string cpuManufacturer;                   // ProcessorInfo.Manufacturer
   std::optional<double> sustainedClockSpeedGhz;  // ProcessorInfo.SustainedClockSpeedInGhz
-  int defaultVCpus = 0;                          // VCpuInfo.DefaultVCpus
-  int64_t memoryMiB = 0;                         // MemoryInfo.SizeInMiB
-  std::string hypervisor;                        // "nitro", "xen"; empty on bare metal
+  // ProcessorInfo.SupportedFeatures: "amd-sev-snp", "nested-virtualization".
+  std::vector<std::string> processorFeatures;
+  int defaultVCpus = 0;    // VCpuInfo.DefaultVCpus
+  int64_t memoryMiB = 0;   // MemoryInfo.SizeInMiB
+  std::string hypervisor;  // "nitro", "xen"; empty on bare metal
   bool bareMetal = false;
   std::vector<std::string> supportedUsageClasses;  // "on-demand", "spot"
   std::vector<std::string> supportedVirtualizationTypes;
