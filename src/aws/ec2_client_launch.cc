@@ -36,6 +36,12 @@ void addInterface(ParamBuilder b, const LaunchTemplateNetworkInterface& ni) {
   setIf(b, "Ipv6PrefixCount", ni.ipv6PrefixCount);
   b.list("SecurityGroupId", ni.groups);
   b.setIfNotEmpty("SubnetId", ni.subnetId);
+  if (ni.connectionTracking) {
+    ParamBuilder ct = b.nested("ConnectionTrackingSpecification");
+    setIf(ct, "TcpEstablishedTimeout", ni.connectionTracking->tcpEstablishedTimeout);
+    setIf(ct, "UdpStreamTimeout", ni.connectionTracking->udpStreamTimeout);
+    setIf(ct, "UdpTimeout", ni.connectionTracking->udpTimeout);
+  }
 }
 
 void addBlockDevice(ParamBuilder b, const LaunchTemplateBlockDevice& bdm) {
@@ -74,6 +80,9 @@ void addLaunchTemplateData(ParamBuilder d, const LaunchTemplateData& data) {
   setIf(metadata, "HttpPutResponseHopLimit", m.httpPutResponseHopLimit);
   if (data.monitoring) {
     d.nested("Monitoring").set("Enabled", *data.monitoring);
+  }
+  if (!data.nestedVirtualization.empty()) {
+    d.nested("CpuOptions").set("NestedVirtualization", data.nestedVirtualization);
   }
   for (size_t i = 0; i < data.networkInterfaces.size(); ++i) {
     addInterface(d.member("NetworkInterface", static_cast<int>(i) + 1), data.networkInterfaces[i]);

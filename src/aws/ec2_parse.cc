@@ -234,6 +234,7 @@ InstanceTypeInfo instanceType(pugi::xml_node item) {
   pugi::xml_node processor = item.child("processorInfo");
   t.architectures = strings(processor.child("supportedArchitectures"));
   t.cpuManufacturer = text(processor, "manufacturer");
+  t.processorFeatures = strings(processor.child("supportedFeatures"));
   t.sustainedClockSpeedGhz = optNumber(processor, "sustainedClockSpeedInGhz");
   t.defaultVCpus = small(item.child("vCpuInfo"), "defaultVCpus");
   t.memoryMiB = integer(item.child("memoryInfo"), "sizeInMiB");

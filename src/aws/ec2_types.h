@@ -34,9 +34,11 @@ struct InstanceTypeInfo {
   std::vector<std::string> architectures;        // ProcessorInfo.SupportedArchitectures
   std::string cpuManufacturer;                   // ProcessorInfo.Manufacturer
   std::optional<double> sustainedClockSpeedGhz;  // ProcessorInfo.SustainedClockSpeedInGhz
-  int defaultVCpus = 0;                          // VCpuInfo.DefaultVCpus
-  int64_t memoryMiB = 0;                         // MemoryInfo.SizeInMiB
-  std::string hypervisor;                        // "nitro", "xen"; empty on bare metal
+  // ProcessorInfo.SupportedFeatures: "amd-sev-snp", "nested-virtualization".
+  std::vector<std::string> processorFeatures;
+  int defaultVCpus = 0;    // VCpuInfo.DefaultVCpus
+  int64_t memoryMiB = 0;   // MemoryInfo.SizeInMiB
+  std::string hypervisor;  // "nitro", "xen"; empty on bare metal
   bool bareMetal = false;
   std::vector<std::string> supportedUsageClasses;  // "on-demand", "spot"
   std::vector<std::string> supportedVirtualizationTypes;
@@ -136,6 +138,14 @@ struct LaunchTemplateBlockDevice {
   std::optional<EbsBlockDevice> ebs;
 };
 
+// NetworkInterface.N.ConnectionTrackingSpecification: idle timeouts in seconds; unset ones keep
+// EC2's defaults.
+struct ConnectionTracking {
+  std::optional<int> tcpEstablishedTimeout;
+  std::optional<int> udpStreamTimeout;
+  std::optional<int> udpTimeout;
+};
+
 // LaunchTemplateData.NetworkInterface.N
 struct LaunchTemplateNetworkInterface {
   std::optional<bool> associateCarrierIpAddress;
@@ -149,6 +159,7 @@ struct LaunchTemplateNetworkInterface {
   std::optional<int> ipv6PrefixCount;
   std::vector<std::string> groups;  // security group ids
   std::string subnetId;             // only when the interface pins its own subnet
+  std::optional<ConnectionTracking> connectionTracking;
 };
 
 struct MetadataOptions {
@@ -167,6 +178,7 @@ struct LaunchTemplateData {
   MetadataOptions metadataOptions;
   std::optional<bool> monitoring;
   std::vector<LaunchTemplateNetworkInterface> networkInterfaces;
+  std::string nestedVirtualization;  // CpuOptions.NestedVirtualization; empty: not sent
   // TagSpecification.N for the instance, its volumes and its network interfaces.
   Tags resourceTags;
 };

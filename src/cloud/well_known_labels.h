@@ -21,7 +21,11 @@ inline constexpr const char* kNodePool = api::karpenter::kNodePoolLabel;
 // keys a type lacks (karpenter.sh/nodepool, a NodePool's own labels) do not restrict it.
 inline bool definedByInstanceType(std::string_view key) {
   return key == kArch || key == kOs || key == kInstanceType ||
-         key.starts_with("karpenter.k8s.aws/instance-");
+         key.starts_with("karpenter.k8s.aws/instance-") ||
+         // Karpenter's offerings carry these only for a node class with a placement group,
+         // which nodewright does not resolve yet: no type has them, so In finds none.
+         key == "karpenter.k8s.aws/placement-group-id" ||
+         key == "karpenter.k8s.aws/placement-group-partition";
 }
 
 }  // namespace nodewright::cloud::labels

@@ -83,6 +83,20 @@ TEST(LaunchableTypes, AnInstanceLabelATypeLacksMeansTheTypeHasNone) {
   EXPECT_EQ(names(set), (std::vector<std::string>{"m5.large", "m5.xlarge"}));
 }
 
+// Karpenter v1.14 offers placement-group-id and -partition only for a node class with a
+// placement group; with none, no type has them: In finds nothing, DoesNotExist keeps all.
+TEST(LaunchableTypes, PlacementGroupLabelsNoTypeHasRestrictAsAbsent) {
+  auto types = catalog();
+  for (const char* key :
+       {"karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition"}) {
+    EXPECT_TRUE(labels::definedByInstanceType(key)) << key;
+    auto set = launchableTypes(types, claim({{key, "In", {"1"}, std::nullopt}}));
+    EXPECT_TRUE(set.types.empty()) << key;
+    set = launchableTypes(types, claim({{key, "DoesNotExist", {}, std::nullopt}}));
+    EXPECT_EQ(set.types.size(), 3u) << key;
+  }
+}
+
 TEST(LaunchableTypes, NeedsAnAvailableOfferingTheClaimAllows) {
   auto types = catalog();
   for (Offering& o : types[1].offerings) {

@@ -16,6 +16,22 @@
 namespace nodewright::emulators::ec2 {
 namespace {
 
+// GUESS: the wording of the range errors; the ranges are EC2's documented ones.
+ConnectionTrackingSpec readConnectionTracking(const ParamReader& r) {
+  ConnectionTrackingSpec c;
+  const auto within = [&r](const char* name, int64_t low, int64_t high) {
+    std::optional<int64_t> v = r.integer(name);
+    if (v && (*v < low || *v > high)) {
+      r.invalid(name, std::to_string(*v));
+    }
+    return v;
+  };
+  c.tcpEstablishedTimeout = within("TcpEstablishedTimeout", 60, 432000);
+  c.udpStreamTimeout = within("UdpStreamTimeout", 60, 180);
+  c.udpTimeout = within("UdpTimeout", 30, 60);
+  return c;
+}
+
 NetworkInterfaceRequest readInterface(const ParamReader& r) {
   NetworkInterfaceRequest ni;
   ni.deviceIndex = r.count("DeviceIndex");
@@ -31,7 +47,19 @@ NetworkInterfaceRequest readInterface(const ParamReader& r) {
   ni.ipv6PrefixCount = r.count("Ipv6PrefixCount");
   ni.secondaryPrivateIpAddressCount = r.count("SecondaryPrivateIpAddressCount");
   ni.ipv6AddressCount = r.count("Ipv6AddressCount");
+  if (r.has("ConnectionTrackingSpecification")) {
+    ni.connectionTracking = readConnectionTracking(r.sub("ConnectionTrackingSpecification"));
+  }
   return ni;
+}
+
+CpuOptionsSpec readCpuOptions(const ParamReader& r) {
+  CpuOptionsSpec c;
+  c.coreCount = r.count("CoreCount");
+  c.threadsPerCore = r.count("ThreadsPerCore");
+  c.amdSevSnp = r.oneOf("AmdSevSnp", {"enabled", "disabled"});
+  c.nestedVirtualization = r.oneOf("NestedVirtualization", {"enabled", "disabled"});
+  return c;
 }
 
 BlockDeviceMappingSpec readBlockDevice(const ParamReader& r) {
@@ -114,6 +142,12 @@ void renderInterface(pugi::xml_node item, const NetworkInterfaceRequest& ni) {
   addOptInt(item, "networkCardIndex", ni.networkCardIndex);
   addOptInt(item, "ipv4PrefixCount", ni.ipv4PrefixCount);
   addOptInt(item, "ipv6PrefixCount", ni.ipv6PrefixCount);
+  if (ni.connectionTracking) {
+    pugi::xml_node ct = addElement(item, "connectionTrackingSpecification");
+    addOptInt(ct, "tcpEstablishedTimeout", ni.connectionTracking->tcpEstablishedTimeout);
+    addOptInt(ct, "udpTimeout", ni.connectionTracking->udpTimeout);
+    addOptInt(ct, "udpStreamTimeout", ni.connectionTracking->udpStreamTimeout);
+  }
 }
 
 void renderBlockDevice(pugi::xml_node item, const BlockDeviceMappingSpec& bdm) {
@@ -162,6 +196,13 @@ void renderOptions(pugi::xml_node parent, const LaunchTemplateData& d) {
     addOptText(m, "httpEndpoint", d.metadataOptions->httpEndpoint);
     addOptText(m, "httpProtocolIpv6", d.metadataOptions->httpProtocolIpv6);
     addOptText(m, "instanceMetadataTags", d.metadataOptions->instanceMetadataTags);
+  }
+  if (d.cpuOptions) {
+    pugi::xml_node c = addElement(parent, "cpuOptions");
+    addOptInt(c, "coreCount", d.cpuOptions->coreCount);
+    addOptInt(c, "threadsPerCore", d.cpuOptions->threadsPerCore);
+    addOptText(c, "amdSevSnp", d.cpuOptions->amdSevSnp);
+    addOptText(c, "nestedVirtualization", d.cpuOptions->nestedVirtualization);
   }
   if (d.privateDnsNameOptions) {
     pugi::xml_node p = addElement(parent, "privateDnsNameOptions");
@@ -224,6 +265,9 @@ aws::ApiResult<LaunchTemplateData> parseLaunchTemplateData(const aws::Params& pa
         p.oneOf("HostnameType", {"ip-name", "resource-name"}),
         p.boolean("EnableResourceNameDnsARecord"), p.boolean("EnableResourceNameDnsAAAARecord")};
   }
+  if (r.has("CpuOptions")) {
+    d.cpuOptions = readCpuOptions(r.sub("CpuOptions"));
+  }
   d.availabilityZone = r.sub("Placement").str("AvailabilityZone");
   d.tenancy = r.sub("Placement").oneOf("Tenancy", {"default", "dedicated", "host"});
   if (error) {
@@ -248,6 +292,7 @@ LaunchTemplateData overlay(const LaunchTemplateData& base, const LaunchTemplateD
   d.instanceMarketOptions = pick(base.instanceMarketOptions, over.instanceMarketOptions);
   d.capacityReservation = pick(base.capacityReservation, over.capacityReservation);
   d.privateDnsNameOptions = pick(base.privateDnsNameOptions, over.privateDnsNameOptions);
+  d.cpuOptions = pick(base.cpuOptions, over.cpuOptions);
   d.availabilityZone = pick(base.availabilityZone, over.availabilityZone);
   d.tenancy = pick(base.tenancy, over.tenancy);
   // Tags merge per resource type: one specification per type, the request's keys winning.

@@ -38,6 +38,15 @@ struct BlockDeviceMappingSpec {
   bool operator==(const BlockDeviceMappingSpec&) const = default;
 };
 
+// ConnectionTrackingSpecification: idle timeouts in seconds (EC2's ranges: TCP established
+// 60-432000, UDP stream 60-180, UDP 30-60).
+struct ConnectionTrackingSpec {
+  std::optional<int64_t> tcpEstablishedTimeout;
+  std::optional<int64_t> udpStreamTimeout;
+  std::optional<int64_t> udpTimeout;
+  bool operator==(const ConnectionTrackingSpec&) const = default;
+};
+
 // A network interface as requested; unset fields take EC2's defaults at launch.
 struct NetworkInterfaceRequest {
   std::optional<int64_t> deviceIndex;
@@ -53,6 +62,7 @@ struct NetworkInterfaceRequest {
   std::optional<int64_t> ipv6PrefixCount;
   std::optional<int64_t> secondaryPrivateIpAddressCount;
   std::optional<int64_t> ipv6AddressCount;
+  std::optional<ConnectionTrackingSpec> connectionTracking;
   bool operator==(const NetworkInterfaceRequest&) const = default;
 };
 
@@ -86,6 +96,15 @@ struct CapacityReservationSpec {
   bool operator==(const CapacityReservationSpec&) const = default;
 };
 
+// CpuOptions, as LaunchTemplateCpuOptions.
+struct CpuOptionsSpec {
+  std::optional<int64_t> coreCount;
+  std::optional<int64_t> threadsPerCore;
+  std::optional<std::string> amdSevSnp;             // "enabled", "disabled"
+  std::optional<std::string> nestedVirtualization;  // "enabled", "disabled"
+  bool operator==(const CpuOptionsSpec&) const = default;
+};
+
 struct PrivateDnsNameOptionsSpec {
   std::optional<std::string> hostnameType;  // "ip-name", "resource-name"
   std::optional<bool> enableResourceNameDnsARecord;
@@ -111,14 +130,16 @@ struct LaunchTemplateData {
   std::optional<InstanceMarketOptionsSpec> instanceMarketOptions;
   std::optional<CapacityReservationSpec> capacityReservation;
   std::optional<PrivateDnsNameOptionsSpec> privateDnsNameOptions;
+  std::optional<CpuOptionsSpec> cpuOptions;
   std::optional<std::string> availabilityZone;  // Placement.AvailabilityZone
   std::optional<std::string> tenancy;           // Placement.Tenancy
   bool operator==(const LaunchTemplateData&) const = default;
 };
 
 // Reads the launch fields under `params` (a view of "LaunchTemplateData." or the root of a
-// RunInstances request): ImageId, InstanceType, NetworkInterface.N.*, SecurityGroupId.N,
-// BlockDeviceMapping.N.*, MetadataOptions.*, TagSpecification.N, ... Errors name the full
+// RunInstances request): ImageId, InstanceType, NetworkInterface.N.* (with its
+// ConnectionTrackingSpecification.*), SecurityGroupId.N, BlockDeviceMapping.N.*,
+// MetadataOptions.*, CpuOptions.*, TagSpecification.N, ... Errors name the full
 // parameter ("Invalid value 'x' for LaunchTemplateData.NetworkInterface.1.DeviceIndex").
 aws::ApiResult<LaunchTemplateData> parseLaunchTemplateData(const aws::Params& params);
 

@@ -72,6 +72,8 @@ TEST_F(LaunchBotocoreTest, EveryResponseParsesWithNothingDropped) {
        {"LaunchTemplateData.NetworkInterface.1.AssociatePublicIpAddress", "true"},
        {"LaunchTemplateData.NetworkInterface.1.SecurityGroupId.1", std::string(kNodeGroup)},
        {"LaunchTemplateData.NetworkInterface.1.Ipv4PrefixCount", "1"},
+       {"LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.UdpTimeout", "45"},
+       {"LaunchTemplateData.CpuOptions.NestedVirtualization", "disabled"},
        {"LaunchTemplateData.BlockDeviceMapping.1.DeviceName", "/dev/xvda"},
        {"LaunchTemplateData.BlockDeviceMapping.1.Ebs.VolumeSize", "20"},
        {"LaunchTemplateData.BlockDeviceMapping.1.Ebs.VolumeType", "gp3"},
@@ -152,6 +154,9 @@ TEST_F(LaunchBotocoreTest, EveryResponseParsesWithNothingDropped) {
   EXPECT_EQ(data["NetworkInterfaces"][0]["Groups"], Json::array({std::string(kNodeGroup)}));
   EXPECT_EQ(data["NetworkInterfaces"][0]["AssociatePublicIpAddress"], true);
   EXPECT_EQ(data["NetworkInterfaces"][0]["Ipv4PrefixCount"], 1);
+  EXPECT_EQ(data["NetworkInterfaces"][0]["ConnectionTrackingSpecification"],
+            Json({{"UdpTimeout", 45}}));
+  EXPECT_EQ(data["CpuOptions"], Json({{"NestedVirtualization", "disabled"}}));
   EXPECT_EQ(data["BlockDeviceMappings"][0]["Ebs"]["Throughput"], 125);
   EXPECT_EQ(data["MetadataOptions"]["HttpTokens"], "required");
   EXPECT_EQ(data["IamInstanceProfile"]["Name"], "KarpenterNodeInstanceProfile");

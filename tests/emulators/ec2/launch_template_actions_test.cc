@@ -186,6 +186,65 @@ TEST_F(LaunchTemplateActionsTest, BadParametersAreNamed) {
   EXPECT_EQ(e.message, "'instance' is not a valid taggable resource type for this operation.");
 }
 
+// What Karpenter v1.14 sends for an EC2NodeClass's connectionTracking and cpuOptions is stored
+// and described under botocore's names (connectionTrackingSpecification, cpuOptions).
+TEST_F(LaunchTemplateActionsTest, ConnectionTrackingAndCpuOptionsRoundTrip) {
+  aws::ParamPairs request = karpenterTemplate("tracked");
+  const std::string ct = "LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.";
+  request.emplace_back(ct + "TcpEstablishedTimeout", "600");
+  request.emplace_back(ct + "UdpStreamTimeout", "90");
+  request.emplace_back(ct + "UdpTimeout", "45");
+  request.emplace_back("LaunchTemplateData.CpuOptions.NestedVirtualization", "enabled");
+  request.emplace_back("LaunchTemplateData.CpuOptions.CoreCount", "4");
+  request.emplace_back("LaunchTemplateData.CpuOptions.ThreadsPerCore", "1");
+  w_.ok("CreateLaunchTemplate", request);
+
+  Xml versions = w_.ok("DescribeLaunchTemplateVersions", {{"LaunchTemplateName", "tracked"}});
+  auto items = versions.items("launchTemplateVersionSet");
+  ASSERT_EQ(items.size(), 1u);
+  pugi::xml_node data = items[0].child("launchTemplateData");
+  pugi::xml_node first = data.child("networkInterfaceSet").first_child();
+  pugi::xml_node tracking = first.child("connectionTrackingSpecification");
+  EXPECT_STREQ(tracking.child_value("tcpEstablishedTimeout"), "600");
+  EXPECT_STREQ(tracking.child_value("udpStreamTimeout"), "90");
+  EXPECT_STREQ(tracking.child_value("udpTimeout"), "45");
+  EXPECT_FALSE(first.next_sibling().child("connectionTrackingSpecification"));
+  pugi::xml_node cpu = data.child("cpuOptions");
+  EXPECT_STREQ(cpu.child_value("nestedVirtualization"), "enabled");
+  EXPECT_STREQ(cpu.child_value("coreCount"), "4");
+  EXPECT_STREQ(cpu.child_value("threadsPerCore"), "1");
+  EXPECT_FALSE(cpu.child("amdSevSnp"));
+
+  // A template without them describes neither.
+  w_.ok("CreateLaunchTemplate", karpenterTemplate("plain"));
+  Xml plain = w_.ok("DescribeLaunchTemplateVersions", {{"LaunchTemplateName", "plain"}});
+  pugi::xml_node plainData =
+      plain.items("launchTemplateVersionSet").at(0).child("launchTemplateData");
+  EXPECT_FALSE(plainData.child("cpuOptions"));
+  EXPECT_FALSE(plainData.child("networkInterfaceSet")
+                   .first_child()
+                   .child("connectionTrackingSpecification"));
+}
+
+TEST_F(LaunchTemplateActionsTest, ConnectionTrackingOutsideEc2sRangesIsRejected) {
+  const std::string ct = "LaunchTemplateData.NetworkInterface.1.ConnectionTrackingSpecification.";
+  for (const auto& [field, value] :
+       std::vector<std::pair<std::string, std::string>>{{"TcpEstablishedTimeout", "59"},
+                                                        {"TcpEstablishedTimeout", "432001"},
+                                                        {"UdpStreamTimeout", "181"},
+                                                        {"UdpTimeout", "29"},
+                                                        {"UdpTimeout", "61"}}) {
+    aws::ParamPairs request = karpenterTemplate("out-of-range");
+    request.emplace_back(ct + field, value);
+    aws::ApiError e = w_.fails("CreateLaunchTemplate", request);
+    EXPECT_EQ(e.code, "InvalidParameterValue") << field << "=" << value;
+    EXPECT_EQ(e.message, "Invalid value '" + value + "' for " + ct + field);
+  }
+  aws::ParamPairs request = karpenterTemplate("bad-cpu");
+  request.emplace_back("LaunchTemplateData.CpuOptions.NestedVirtualization", "sometimes");
+  EXPECT_EQ(w_.fails("CreateLaunchTemplate", request).code, "InvalidParameterValue");
+}
+
 TEST_F(LaunchTemplateActionsTest, VersionsResolveLatestDefaultAndNumbers) {
   const std::string id = create("versions");
   for (const char* version : {"$Latest", "$Default", "1"}) {

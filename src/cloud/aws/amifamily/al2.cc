@@ -33,7 +33,9 @@ std::vector<std::string> kubeletArgs(const BootstrapOptions& o) {
   if (!o.taints.empty()) {
     std::vector<std::string> taints;
     for (const api::karpenter::Taint& t : o.taints) {
-      taints.push_back(fmt::format("{}={}:{}", t.key, t.value, t.effect));
+      // core/v1 Taint.ToString(): no "=" without a value.
+      taints.push_back(t.value.empty() ? fmt::format("{}:{}", t.key, t.effect)
+                                       : fmt::format("{}={}:{}", t.key, t.value, t.effect));
     }
     add("--register-with-taints=" + goQuote(fmt::format("{}", fmt::join(taints, ","))));
   }
@@ -91,6 +93,9 @@ std::string bootstrapScript(const BootstrapOptions& o) {
   }
   if (auto args = kubeletArgs(o); !args.empty()) {
     s += fmt::format(" \\\n--kubelet-extra-args '{}'", fmt::join(args, " "));
+  }
+  if (o.raid0) {
+    s += " \\\n--local-disks raid0";
   }
   return s;
 }

@@ -86,6 +86,9 @@ std::string nodeConfig(const BootstrapOptions& o) {
   SortedJson doc{{"apiVersion", "node.eks.aws/v1alpha1"},
                  {"kind", "NodeConfig"},
                  {"spec", {{"cluster", cluster}, {"kubelet", kubelet}}}};
+  if (o.raid0) {
+    doc["spec"]["instance"] = {{"localStorage", {{"strategy", "RAID0"}}}};
+  }
   return "# nodewright generated NodeConfig\n" + api::toYaml(api::Json(doc));
 }
 

@@ -36,6 +36,9 @@ struct BootstrapOptions {
   std::optional<api::karpenter::KubeletConfiguration> kubelet;
   std::optional<int32_t> maxPods;  // the type's ENI-limited pods when kubelet.maxPods is unset
   std::optional<std::string> customUserData;  // EC2NodeClass spec.userData
+  // spec.instanceStorePolicy RAID0: AL2 and AL2023 put the instance stores in one RAID0 array
+  // (bootstrap.sh --local-disks raid0, NodeConfig spec.instance.localStorage.strategy).
+  bool raid0 = false;
 };
 
 // Plain text (callers base64 it for EC2). Invalid, naming spec.userData, when the user's user

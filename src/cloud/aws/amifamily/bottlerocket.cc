@@ -77,19 +77,31 @@ core::Status overlay(Toml& k, const BootstrapOptions& o) {
     if (!kc.evictionHard.empty()) {
       s["eviction-hard"] = stringTable(kc.evictionHard);
     }
+    if (!kc.evictionSoft.empty()) {
+      s["eviction-soft"] = stringTable(kc.evictionSoft);
+    }
+    if (!kc.evictionSoftGracePeriod.empty()) {
+      std::map<std::string, std::string> periods;  // Go's Duration.String(), as Karpenter writes
+      for (const auto& [signal, period] : kc.evictionSoftGracePeriod) {
+        periods.emplace(signal, period.toString());
+      }
+      s["eviction-soft-grace-period"] = stringTable(periods);
+    }
+    if (kc.evictionMaxPodGracePeriod) {
+      s["eviction-max-pod-grace-period"] =
+          static_cast<toml::integer>(*kc.evictionMaxPodGracePeriod);
+    }
+    // Strings, not integers: Bottlerocket's settings model and Karpenter both write them so.
     if (kc.imageGCHighThresholdPercent) {
-      s["image-gc-high-threshold-percent"] =
-          static_cast<toml::integer>(*kc.imageGCHighThresholdPercent);
+      s["image-gc-high-threshold-percent"] = std::to_string(*kc.imageGCHighThresholdPercent);
     }
     if (kc.imageGCLowThresholdPercent) {
-      s["image-gc-low-threshold-percent"] =
-          static_cast<toml::integer>(*kc.imageGCLowThresholdPercent);
+      s["image-gc-low-threshold-percent"] = std::to_string(*kc.imageGCLowThresholdPercent);
     }
     if (kc.cpuCFSQuota) {
       s["cpu-cfs-quota-enforced"] = *kc.cpuCFSQuota;
     }
-    // Bottlerocket has no settings for podsPerCore, evictionSoft or its grace periods
-    // (bottlerocket-os/bottlerocket#1721, #1445); Karpenter leaves them out too.
+    // Bottlerocket has no setting for podsPerCore; Karpenter v1.14 leaves it out too.
   }
   auto labels = table(k, "node-labels", "settings.kubernetes.node-labels");
   if (!labels) {

@@ -98,6 +98,17 @@ std::map<std::string, std::string> instanceTypeLabels(const sdk::InstanceTypeInf
     set("family", info.instanceType.substr(0, dot));
     set("size", info.instanceType.substr(dot + 1));
   }
+  // Karpenter v1.14: "true" when the family (before the first '.') names a flex variant
+  // ("c7i-flex.large"), else "false"; every type answers.
+  set("capability-flex",
+      info.instanceType.substr(0, info.instanceType.find('.')).find("-flex") != std::string::npos
+          ? "true"
+          : "false");
+  // Karpenter offers every type in both tenancies and labels the node with the one it runs
+  // in. nodewright launches default tenancy only (its templates set no Placement.Tenancy), so
+  // that is the one its types offer: a requirement on dedicated finds no type rather than
+  // launching a shared instance.
+  set("tenancy", "default");
   set("cpu", std::to_string(info.defaultVCpus));
   if (!info.cpuManufacturer.empty()) {
     set("cpu-manufacturer", lowerKebab(info.cpuManufacturer));

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "aws/error_class.h"
+#include "cloud/aws/instancetype/compatibility.h"
 #include "cloud/aws/networkinterface/compatibility.h"
 #include "cloud/aws/networkinterface/slot.h"
 #include "cloud/aws/nodeclass/lookup.h"
@@ -25,10 +26,11 @@ void appendMap(std::string& key, const std::map<std::string, std::string>& map) 
 // Everything list() reads from its arguments, as text: equal keys give equal results for the
 // same EC2 answers, prices and unavailable offerings.
 std::string cacheKey(const InstanceTypeSettings& settings,
-                     const std::vector<api::karpenter::NetworkInterface>& interfaces,
+                     const api::karpenter::EC2NodeClassSpec& spec,
                      const std::vector<std::string>& zones, int efaRequested) {
-  std::string key =
-      fmt::format("{}|{}|{}|", settings.family, settings.instanceStorePolicy, efaRequested);
+  const std::vector<api::karpenter::NetworkInterface>& interfaces = spec.networkInterfaces;
+  std::string key = fmt::format("{}|{}|{}|{}|", settings.family, settings.instanceStorePolicy,
+                                efaRequested, requiresNestedVirtualization(spec));
   for (const auto& m : settings.blockDeviceMappings) {
     const bool sized = m.ebs && m.ebs->volumeSize;
     fmt::format_to(std::back_inserter(key), "{}:{}:{},", m.deviceName, m.rootVolume,
@@ -102,8 +104,7 @@ core::Result<std::shared_ptr<const cloud::InstanceTypes>> InstanceTypeProvider::
   if (!builder) {
     return core::fail(builder.error());
   }
-  std::string key =
-      cacheKey(builder->settings(), nodeClass.spec.networkInterfaces, wanted, efaRequested);
+  std::string key = cacheKey(builder->settings(), nodeClass.spec, wanted, efaRequested);
   const uint64_t unavailableGeneration = unavailable_.generation();
   const uint64_t pricingGeneration = pricing_.generation();
   {
@@ -244,6 +245,7 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
   static const std::string kInterfaces = "cannot carry the network interfaces asked for";
   static const std::string kZones = "not offered in the node class's zones";
   static const std::string kUnusable = "have no amd64/arm64 architecture or no known pod limit";
+  static const std::string kCpuOptions = "cannot run the CPU options asked for";
   auto exclude = [&](const std::string& type, std::string reason, const std::string& rule) {
     types->excluded.push_back(
         cloud::Exclusion{.instanceType = type, .reason = std::move(reason), .rule = rule});
@@ -252,6 +254,10 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
     if (auto reason =
             networkInterfaceIncompatibility(info, nodeClass.spec.networkInterfaces, efaRequested)) {
       exclude(info.instanceType, std::move(*reason), kInterfaces);
+      continue;
+    }
+    if (auto reason = cpuOptionsIncompatibility(info, nodeClass.spec)) {
+      exclude(info.instanceType, std::move(*reason), kCpuOptions);
       continue;
     }
     std::vector<std::string> offered;

@@ -113,6 +113,18 @@ core::Result<sdk::LaunchTemplateNetworkInterface> listedInterface(
   return out;
 }
 
+// spec.connectionTracking as EC2 takes it; nullopt when the node class sets no timeout.
+std::optional<sdk::ConnectionTracking> connectionTracking(const EC2NodeClassSpec& spec) {
+  if (!spec.connectionTracking) {
+    return std::nullopt;
+  }
+  const api::karpenter::ConnectionTracking& c = *spec.connectionTracking;
+  if (!c.tcpEstablishedTimeout && !c.udpStreamTimeout && !c.udpTimeout) {
+    return std::nullopt;
+  }
+  return sdk::ConnectionTracking{c.tcpEstablishedTimeout, c.udpStreamTimeout, c.udpTimeout};
+}
+
 // Karpenter's EFA interfaces: one per card, the first the primary (device 0), the rest device
 // 1 so no card outranks the first for routing.
 std::vector<sdk::LaunchTemplateNetworkInterface> efaInterfaces(
@@ -179,7 +191,8 @@ core::Result<std::vector<sdk::LaunchTemplateNetworkInterface>> buildNetworkInter
     }
   } else if (options.efaCount > 0) {
     out = efaInterfaces(options.efaCount, classGroups);
-  } else if (spec.associatePublicIPAddress) {
+  } else if (spec.associatePublicIPAddress || connectionTracking(spec)) {
+    // Both settings live on an interface, so the launch names its primary one.
     sdk::LaunchTemplateNetworkInterface primary;
     primary.groups = classGroups;
     out.push_back(std::move(primary));
@@ -206,6 +219,15 @@ core::Result<std::vector<sdk::LaunchTemplateNetworkInterface>> buildNetworkInter
   }
   if (auto ok = checkPublicIp(spec, out); !ok) {
     return core::fail(ok.error());
+  }
+  // Every interface Karpenter launches carries the timeouts, except efa-only ones, which EC2
+  // gives no IP traffic to track.
+  if (const auto tracking = connectionTracking(spec)) {
+    for (sdk::LaunchTemplateNetworkInterface& ni : out) {
+      if (ni.interfaceType != "efa-only") {
+        ni.connectionTracking = tracking;
+      }
+    }
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return std::tuple(a.deviceIndex, a.networkCardIndex.value_or(0)) <

@@ -26,9 +26,11 @@ struct InterfaceOptions {
 };
 
 // The interfaces to launch with, sorted by (deviceIndex, networkCardIndex); empty when the node
-// class lists none, asks for no EFA and leaves associatePublicIPAddress unset (then the
-// template names its security groups itself). An unset deviceIndex or networkCardIndex is 0
-// (networkinterface/slot.h); "interface" is EC2's default type and is left out.
+// class lists none, asks for no EFA and leaves associatePublicIPAddress and connectionTracking
+// unset (then the template names its security groups itself). spec.connectionTracking reaches
+// every interface but efa-only ones, as Karpenter v1.14 sends it. An unset deviceIndex or
+// networkCardIndex is 0 (networkinterface/slot.h); "interface" is EC2's default type and is left
+// out.
 //
 // Invalid, naming the field path (spec.networkInterfaces[1].networkCardIndex), when EC2 would
 // reject the list: an unknown interfaceType, a negative index or prefix count, two interfaces

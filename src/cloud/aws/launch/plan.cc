@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "api/karpenter/well_known.h"
 #include "api/labels.h"
 #include "cloud/aws/instancetype/types.h"
 #include "cloud/aws/launch/network_interfaces.h"
@@ -80,6 +81,13 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
   std::map<std::string, size_t> groupOfName;
   std::vector<api::karpenter::Taint> taints = claim.spec.taints;
   taints.insert(taints.end(), claim.spec.startupTaints.begin(), claim.spec.startupTaints.end());
+  // As Karpenter v1.14: every node registers with karpenter.sh/unregistered:NoExecute (lifted
+  // once the NodeClaim has the node), so nothing runs there before Karpenter syncs it.
+  if (std::none_of(taints.begin(), taints.end(), [](const api::karpenter::Taint& t) {
+        return t.key == api::karpenter::kUnregisteredTaintKey && t.effect == "NoExecute";
+      })) {
+    taints.push_back({api::karpenter::kUnregisteredTaintKey, "", "NoExecute", std::nullopt});
+  }
   for (const InstanceType* type : types) {
     const ResolvedImage* image = imageFor(*type, request.resolved.images);
     if (image == nullptr) {

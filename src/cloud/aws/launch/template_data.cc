@@ -139,6 +139,7 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   bootstrap.kubelet = settings.kubelet;
   bootstrap.maxPods = settings.maxPods;
   bootstrap.customUserData = spec.userData;
+  bootstrap.raid0 = spec.instanceStorePolicy == "RAID0";
   auto userData = bootstrapUserData(bootstrap);
   if (!userData) {
     return core::fail(userData.error());
@@ -153,6 +154,9 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   data.blockDeviceMappings = std::move(*devices);
   data.metadataOptions = metadataOptions(spec);
   data.monitoring = spec.detailedMonitoring.value_or(false);
+  if (spec.cpuOptions && spec.cpuOptions->nestedVirtualization) {
+    data.nestedVirtualization = *spec.cpuOptions->nestedVirtualization;
+  }
   auto interfaces = buildNetworkInterfaces(spec, resolved, settings.interfaces);
   if (!interfaces) {
     return core::fail(interfaces.error());
@@ -204,6 +208,9 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
   h.text('T', data.metadataOptions.httpTokens);
   h.number('H', widen(data.metadataOptions.httpPutResponseHopLimit));
   h.flag('M', data.monitoring);
+  if (!data.nestedVirtualization.empty()) {
+    h.text('V', data.nestedVirtualization);  // likewise only when set
+  }
   h.number('n', static_cast<int64_t>(data.networkInterfaces.size()));
   for (const sdk::LaunchTemplateNetworkInterface& ni : data.networkInterfaces) {
     h.flag('C', ni.associateCarrierIpAddress);
@@ -217,6 +224,12 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
     h.number('8', widen(ni.ipv6PrefixCount));
     h.texts('G', ni.groups);
     h.text('S', ni.subnetId);
+    // Fed only when set (its own tag), so templates without it keep the names they had.
+    if (ni.connectionTracking) {
+      h.number('K', widen(ni.connectionTracking->tcpEstablishedTimeout));
+      h.number('R', widen(ni.connectionTracking->udpStreamTimeout));
+      h.number('U', widen(ni.connectionTracking->udpTimeout));
+    }
   }
   h.tags('r', data.resourceTags);
   h.tags('a', tags);

@@ -17,8 +17,9 @@
 #include "core/error.h"
 
 // The launch template one launch configuration needs: its data (AMI, security groups, user
-// data, block devices, metadata options, monitoring, instance profile, network interfaces,
-// resource tags), its ownership tags and its name, a hash of both. Pure: no EC2 calls.
+// data, block devices, metadata options, monitoring, instance profile, network interfaces with
+// their connection tracking, CPU options, resource tags), its ownership tags and its name, a hash
+// of both. Pure: no EC2 calls.
 namespace nodewright::cloud::aws {
 
 inline constexpr const char* kTemplateNamePrefix = "karpenter.k8s.aws/";

@@ -152,7 +152,7 @@ TEST(BootstrapAl2Test, RunsBootstrapShAfterTheUsersScript) {
             "--dns-cluster-ip '10.100.0.10' \\\n"
             "--use-max-pods false \\\n"
             "--kubelet-extra-args '--node-labels=\"karpenter.sh/nodepool=default,team=a\" "
-            "--register-with-taints=\"dedicated=gpu:NoSchedule,spot=:NoExecute\" --max-pods=29 "
+            "--register-with-taints=\"dedicated=gpu:NoSchedule,spot:NoExecute\" --max-pods=29 "
             "--system-reserved=\"cpu=100m,memory=100Mi\" --eviction-hard=\"memory.available<5%\" "
             "--image-gc-high-threshold=85'\n"
             "--//--\n");

@@ -7,6 +7,8 @@
 
 #include <set>
 
+#include "api/core/validation.h"
+
 #include "cloud/aws/instance/instance_fixture.h"
 
 namespace nodewright::cloud::aws {
@@ -186,6 +188,41 @@ TEST_F(InstanceProviderTest, EfaPodsGetTemplatesWithEfaInterfaces) {
   }
   std::sort(efaInterfaces.begin(), efaInterfaces.end());
   EXPECT_EQ(efaInterfaces, (std::vector<size_t>{1, 2}));
+}
+
+// As Karpenter v1.14, every node registers with karpenter.sh/unregistered:NoExecute through its
+// user data, once, whether or not the claim lists it among its startup taints.
+TEST_F(InstanceProviderTest, UserDataRegistersTheUnregisteredTaintOnce) {
+  const auto registrations = [this] {
+    std::vector<size_t> counts;
+    for (const sdk::ParamPairs& r : peer_.sentRequests("CreateLaunchTemplate")) {
+      for (const auto& [k, v] : r) {
+        if (k != "LaunchTemplateData.UserData") {
+          continue;
+        }
+        const auto decoded = api::corev1::decodeBase64(v);
+        EXPECT_FALSE(decoded.errorOffset);
+        size_t n = 0;
+        const std::string taint = "- effect: NoExecute\n          key: karpenter.sh/unregistered\n";
+        for (size_t at = decoded.bytes.find(taint); at != std::string::npos;
+             at = decoded.bytes.find(taint, at + 1)) {
+          ++n;
+        }
+        counts.push_back(n);
+      }
+    }
+    return counts;
+  };
+  nodeClass_.spec.kubelet = api::karpenter::KubeletConfiguration{};
+  nodeClass_.spec.kubelet->maxPods = 110;  // one template per launch
+  ASSERT_TRUE(launch(claim("general-a")));
+  EXPECT_EQ(registrations(), std::vector<size_t>{1});
+
+  auto c = claim("general-b");
+  c.spec.startupTaints.push_back({"karpenter.sh/unregistered", "", "NoExecute", std::nullopt});
+  c.spec.taints.push_back({"team", "a", "NoSchedule", std::nullopt});
+  ASSERT_TRUE(launch(c));
+  EXPECT_EQ(registrations(), (std::vector<size_t>{1, 1}));
 }
 
 TEST_F(InstanceProviderTest, NoSubnetInAllowedZonesIsInvalid) {

@@ -96,6 +96,19 @@ TEST_F(InstanceTypeProviderTest, FourInterfacesExcludeM5LargeButNotM5Xlarge) {
   EXPECT_EQ(exclusion(types, "m5.xlarge"), std::nullopt);
 }
 
+// spec.cpuOptions.nestedVirtualization: enabled keeps only types whose ProcessorInfo lists
+// nested-virtualization; the emulator's catalog (../shared/data) lists it for none, so none is
+// left. Disabling it brings them back rather than reusing the cached answer.
+TEST_F(InstanceTypeProviderTest, NestedVirtualizationKeepsOnlyTypesThatSupportIt) {
+  const size_t all = list().compatible.size();
+  nodeClass_.spec.cpuOptions = api::karpenter::CPUOptions{"enabled"};
+  cloud::InstanceTypes types = list();
+  EXPECT_TRUE(types.compatible.empty());
+  EXPECT_EQ(exclusion(types, "m5.large"), "m5.large does not support nested virtualization");
+  nodeClass_.spec.cpuOptions->nestedVirtualization = "disabled";
+  EXPECT_EQ(list().compatible.size(), all);
+}
+
 // EC2 refuses a device index at or past the card's maximum: a primary plus one interface at
 // device 3 fits m5.xlarge (4 per card) and not m5.large (3), though two interfaces fit both. The
 // result cached for the same list with device 1 must not be reused for device 3.

@@ -153,6 +153,8 @@ TEST_F(InstanceTypeBuilderTest, LabelsOfM5Large) {
       {"karpenter.k8s.aws/instance-ebs-bandwidth", "4750"},
       {"karpenter.k8s.aws/instance-hypervisor", "nitro"},
       {"karpenter.k8s.aws/instance-encryption-in-transit-supported", "false"},
+      {"karpenter.k8s.aws/instance-capability-flex", "false"},
+      {"karpenter.k8s.aws/instance-tenancy", "default"},
   };
   EXPECT_EQ(build("m5.large", settings).labels, want);
 }
@@ -310,6 +312,27 @@ TEST_F(InstanceTypeBuilderTest, Raid0InstanceStoreIsTheEphemeralStorage) {
   EXPECT_EQ(build("c5ad.large", settings).capacity.at("ephemeral-storage"), q("75G"));
   // A type without instance storage keeps its EBS root volume.
   EXPECT_EQ(build("m5.large", settings).capacity.at("ephemeral-storage"), q("20Gi"));
+}
+
+// aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go: a "-flex" family is
+// capability-flex "true", every other type "false".
+TEST(InstanceTypeLabelsTest, CapabilityFlexFollowsTheFamilyName) {
+  sdk::InstanceTypeInfo info = catalogInfo("c7g-flex.large");
+  EXPECT_EQ(instanceTypeLabels(info, "").at("karpenter.k8s.aws/instance-capability-flex"), "true");
+  for (const char* name : {"c7g.large", "m5.flex", "u-6tb1.metal"}) {
+    info.instanceType = name;
+    EXPECT_EQ(instanceTypeLabels(info, "").at("karpenter.k8s.aws/instance-capability-flex"),
+              "false")
+        << name;
+  }
+}
+
+TEST(InstanceTypeLabelsTest, EveryTypeOffersDefaultTenancy) {
+  for (const char* name : {"m5.large", "c7g-flex.large", "p4d.24xlarge", "m5.metal"}) {
+    EXPECT_EQ(instanceTypeLabels(catalogInfo(name), "").at("karpenter.k8s.aws/instance-tenancy"),
+              "default")
+        << name;
+  }
 }
 
 TEST(InstanceTypeLabelsTest, CategoryAndGenerationFollowKarpentersPattern) {

@@ -49,6 +49,15 @@ inline std::string show(const sdk::LaunchTemplateNetworkInterface& ni) {
       fmt::join(ni.groups, ","), ni.subnetId);
 }
 
+// "tcp=600 udp-stream=90 udp=45", or "none".
+inline std::string show(const std::optional<sdk::ConnectionTracking>& c) {
+  if (!c) {
+    return "none";
+  }
+  return fmt::format("tcp={} udp-stream={} udp={}", show(c->tcpEstablishedTimeout),
+                     show(c->udpStreamTimeout), show(c->udpTimeout));
+}
+
 inline std::string show(const sdk::LaunchTemplateBlockDevice& d) {
   if (!d.ebs) {
     return d.deviceName;
@@ -116,6 +125,7 @@ inline sdk::LaunchTemplateData readBack(emulators::testing::QueryClient& wire,
     d.metadataOptions.httpPutResponseHopLimit = static_cast<int>(*hops);
   }
   d.monitoring = optBool(data.child("monitoring"), "enabled");
+  d.nestedVirtualization = data.child("cpuOptions").child_value("nestedVirtualization");
   for (pugi::xml_node item : data.child("networkInterfaceSet").children("item")) {
     sdk::LaunchTemplateNetworkInterface ni;
     ni.associateCarrierIpAddress = optBool(item, "associateCarrierIpAddress");
@@ -137,6 +147,14 @@ inline sdk::LaunchTemplateData readBack(emulators::testing::QueryClient& wire,
       ni.groups.push_back(g.child_value());
     }
     ni.subnetId = item.child_value("subnetId");
+    if (pugi::xml_node ct = item.child("connectionTrackingSpecification")) {
+      const auto narrow = [](std::optional<int64_t> v) {
+        return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+      };
+      ni.connectionTracking = sdk::ConnectionTracking{narrow(optInt(ct, "tcpEstablishedTimeout")),
+                                                      narrow(optInt(ct, "udpStreamTimeout")),
+                                                      narrow(optInt(ct, "udpTimeout"))};
+    }
     d.networkInterfaces.push_back(ni);
   }
   for (pugi::xml_node spec : data.child("tagSpecificationSet").children("item")) {

@@ -168,5 +168,88 @@ TEST_F(LaunchTemplateDataTest, InterfacesCarryTheGroupsInsteadOfTheTemplate) {
   EXPECT_EQ(t.data.networkInterfaces[0].groups, (std::vector<std::string>{"sg-1"}));
 }
 
+TEST_F(LaunchTemplateDataTest, ConnectionTrackingGoesOnEveryInterfaceButEfaOnly) {
+  api::karpenter::NetworkInterface primary;
+  api::karpenter::NetworkInterface efa;
+  efa.deviceIndex = 1;
+  efa.interfaceType = "efa";
+  api::karpenter::NetworkInterface efaOnly;
+  efaOnly.networkCardIndex = 1;
+  efaOnly.interfaceType = "efa-only";
+  nodeClass_.spec.networkInterfaces = {primary, efa, efaOnly};
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{432000, 180, 60};
+  const TemplateSpec t = build();
+  ASSERT_EQ(t.data.networkInterfaces.size(), 3u);
+  for (const sdk::LaunchTemplateNetworkInterface& ni : t.data.networkInterfaces) {
+    if (ni.interfaceType == "efa-only") {
+      EXPECT_FALSE(ni.connectionTracking);
+      continue;
+    }
+    ASSERT_TRUE(ni.connectionTracking) << ni.interfaceType;
+    EXPECT_EQ(ni.connectionTracking->tcpEstablishedTimeout, 432000);
+    EXPECT_EQ(ni.connectionTracking->udpStreamTimeout, 180);
+    EXPECT_EQ(ni.connectionTracking->udpTimeout, 60);
+  }
+}
+
+TEST_F(LaunchTemplateDataTest, ConnectionTrackingAloneMakesThePrimaryInterface) {
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{};
+  EXPECT_TRUE(build().data.networkInterfaces.empty());  // no timeout set: nothing to carry
+
+  nodeClass_.spec.connectionTracking->udpTimeout = 45;
+  const TemplateSpec t = build();
+  EXPECT_TRUE(t.data.securityGroupIds.empty());
+  ASSERT_EQ(t.data.networkInterfaces.size(), 1u);
+  const sdk::LaunchTemplateNetworkInterface& ni = t.data.networkInterfaces[0];
+  EXPECT_EQ(ni.deviceIndex, 0);
+  EXPECT_EQ(ni.groups, (std::vector<std::string>{"sg-1"}));
+  ASSERT_TRUE(ni.connectionTracking);
+  EXPECT_EQ(ni.connectionTracking->udpTimeout, 45);
+  EXPECT_FALSE(ni.connectionTracking->tcpEstablishedTimeout);
+}
+
+TEST_F(LaunchTemplateDataTest, EfaInterfacesCarryConnectionTracking) {
+  settings_.interfaces.efaCount = 2;
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{600, {}, {}};
+  const TemplateSpec t = build();
+  ASSERT_EQ(t.data.networkInterfaces.size(), 2u);
+  for (const sdk::LaunchTemplateNetworkInterface& ni : t.data.networkInterfaces) {
+    EXPECT_EQ(ni.interfaceType, "efa");
+    ASSERT_TRUE(ni.connectionTracking);
+    EXPECT_EQ(ni.connectionTracking->tcpEstablishedTimeout, 600);
+  }
+}
+
+TEST_F(LaunchTemplateDataTest, CpuOptionsSendNestedVirtualizationOnlyWhenSet) {
+  EXPECT_EQ(build().data.nestedVirtualization, "");
+  nodeClass_.spec.cpuOptions = api::karpenter::CPUOptions{};
+  EXPECT_EQ(build().data.nestedVirtualization, "");
+  nodeClass_.spec.cpuOptions->nestedVirtualization = "disabled";
+  EXPECT_EQ(build().data.nestedVirtualization, "disabled");
+}
+
+// Karpenter names a template by a hash of all of its launch options, these two included.
+TEST_F(LaunchTemplateDataTest, NameFollowsConnectionTrackingAndCpuOptions) {
+  const std::string plain = build().name;
+  nodeClass_.spec.cpuOptions = api::karpenter::CPUOptions{"enabled"};
+  const std::string nested = build().name;
+  EXPECT_NE(nested, plain);
+  nodeClass_.spec.cpuOptions->nestedVirtualization = "disabled";
+  EXPECT_NE(build().name, nested);
+  EXPECT_NE(build().name, plain);
+  nodeClass_.spec.cpuOptions.reset();
+  EXPECT_EQ(build().name, plain);  // unset leaves the names templates had before
+
+  nodeClass_.spec.networkInterfaces = {api::karpenter::NetworkInterface{}};
+  const std::string listed = build().name;
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{600, {}, {}};
+  const std::string tracked = build().name;
+  EXPECT_NE(tracked, listed);
+  nodeClass_.spec.connectionTracking->tcpEstablishedTimeout = 601;
+  EXPECT_NE(build().name, tracked);
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{{}, 600, {}};
+  EXPECT_NE(build().name, tracked);  // the same number in another field
+}
+
 }  // namespace
 }  // namespace nodewright::cloud::aws

@@ -117,6 +117,49 @@ TEST_F(LaunchTemplateProviderTest, RecordsExactlyTheIntendedDataWithSeedInterfac
   EXPECT_EQ(described->front().tags.at("kubernetes.io/cluster/nodewright"), "owned");
 }
 
+// Issue 23: an EC2NodeClass's connectionTracking and cpuOptions reach CreateLaunchTemplate as
+// Karpenter v1.14 sends them (NetworkInterface.N.ConnectionTrackingSpecification.*, on every
+// interface but efa-only ones; CpuOptions.NestedVirtualization), and EC2 returns them.
+TEST_F(LaunchTemplateProviderTest, ConnectionTrackingAndCpuOptionsReachTheTemplate) {
+  NetworkInterface primary;
+  NetworkInterface fabric;
+  fabric.deviceIndex = 0;
+  fabric.networkCardIndex = 1;
+  fabric.interfaceType = "efa-only";
+  nodeClass_.spec.networkInterfaces = {primary, fabric};
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{600, 90, 45};
+  nodeClass_.spec.cpuOptions = api::karpenter::CPUOptions{"enabled"};
+
+  auto lt = provider();
+  auto name = lt.ensure(nodeClass_, resolved_, settings_);
+  ASSERT_TRUE(name) << name.error().message();
+  const sdk::LaunchTemplateData got = readBack(peer_.wire(), *name);
+  ASSERT_EQ(got.networkInterfaces.size(), 2u);
+  EXPECT_EQ(testing::show(got.networkInterfaces[0].connectionTracking),
+            "tcp=600 udp-stream=90 udp=45");
+  EXPECT_EQ(got.networkInterfaces[1].interfaceType, "efa-only");
+  EXPECT_EQ(testing::show(got.networkInterfaces[1].connectionTracking), "none");
+  EXPECT_EQ(got.nestedVirtualization, "enabled");
+
+  // Without interfaces of its own the node class's primary interface carries the timeouts;
+  // the template is another one.
+  nodeClass_.spec.networkInterfaces.clear();
+  nodeClass_.spec.connectionTracking = api::karpenter::ConnectionTracking{std::nullopt, 120, 30};
+  nodeClass_.spec.cpuOptions.reset();
+  auto second = lt.ensure(nodeClass_, resolved_, settings_);
+  ASSERT_TRUE(second) << second.error().message();
+  EXPECT_NE(*second, *name);
+  const sdk::LaunchTemplateData primaryOnly = readBack(peer_.wire(), *second);
+  ASSERT_EQ(primaryOnly.networkInterfaces.size(), 1u);
+  EXPECT_EQ(primaryOnly.networkInterfaces[0].deviceIndex, 0);
+  EXPECT_EQ(primaryOnly.networkInterfaces[0].groups,
+            std::vector<std::string>{resolved_.securityGroups.at(0).groupId});
+  EXPECT_EQ(testing::show(primaryOnly.networkInterfaces[0].connectionTracking),
+            "tcp=- udp-stream=120 udp=30");
+  EXPECT_TRUE(primaryOnly.securityGroupIds.empty());
+  EXPECT_EQ(primaryOnly.nestedVirtualization, "");
+}
+
 TEST_F(LaunchTemplateProviderTest, ReusesTemplatesFromCacheAndFromEc2) {
   auto lt = provider();
   auto first = lt.ensure(nodeClass_, resolved_, settings_);

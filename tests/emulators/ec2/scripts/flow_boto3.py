@@ -54,13 +54,18 @@ def discover(ec2, ssm):
 
 
 def create_template(ec2, group, image_id):
+    # Karpenter v1.14 sends an EC2NodeClass's connectionTracking on every interface and its
+    # cpuOptions.nestedVirtualization as CpuOptions; both must come back as sent.
+    tracking = {"TcpEstablishedTimeout": 600, "UdpStreamTimeout": 90, "UdpTimeout": 45}
     interfaces = [{"DeviceIndex": d, "NetworkCardIndex": 0, "Groups": [group],
-                   "DeleteOnTermination": True} for d in (0, 1)]
+                   "DeleteOnTermination": True, "ConnectionTrackingSpecification": tracking}
+                  for d in (0, 1)]
     template = ec2.create_launch_template(
         LaunchTemplateName="wire-boto3",
         LaunchTemplateData={
             "ImageId": image_id,
             "NetworkInterfaces": interfaces,
+            "CpuOptions": {"NestedVirtualization": "disabled"},
             "TagSpecifications": [{"ResourceType": "instance",
                                    "Tags": [{"Key": "karpenter.sh/nodepool", "Value": "default"}]}],
         })["LaunchTemplate"]
@@ -72,6 +77,9 @@ def create_template(ec2, group, image_id):
         LaunchTemplateId=template_id, Versions=["$Latest"])["LaunchTemplateVersions"]
     data = versions[0]["LaunchTemplateData"]
     check(len(data["NetworkInterfaces"]) == 2 and data["ImageId"] == image_id, "stored data", data)
+    check([n.get("ConnectionTrackingSpecification") for n in data["NetworkInterfaces"]]
+          == [tracking, tracking], "connection tracking on each interface", data)
+    check(data.get("CpuOptions") == {"NestedVirtualization": "disabled"}, "cpu options", data)
     return template_id
 
 
