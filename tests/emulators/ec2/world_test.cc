@@ -57,6 +57,18 @@ TEST(WorldTest, TheDefaultWorldIsWhatTheExamplesDiscover) {
       ASSERT_TRUE(image) << path;
       EXPECT_EQ(image->as<ImageAttributes>()->architecture, arch) << path;
     }
+    // Windows Server 2019 and 2022 Core for every version, x86_64 and platform Windows.
+    for (const char* year : {"2019", "2022"}) {
+      const std::string path = "/aws/service/ami-windows-latest/Windows_Server-" +
+                               std::string(year) + "-English-Core-EKS_Optimized-" + version +
+                               "/image_id";
+      auto it = world->ssmParameters.find(path);
+      ASSERT_NE(it, world->ssmParameters.end()) << path;
+      auto image = store.get(kind::kImage, it->second);
+      ASSERT_TRUE(image) << path;
+      EXPECT_EQ(image->as<ImageAttributes>()->architecture, Architecture::X86_64) << path;
+      EXPECT_EQ(image->as<ImageAttributes>()->platformDetails, "Windows") << path;
+    }
   }
   // EKS stopped publishing AL2 images after 1.32.
   EXPECT_TRUE(world->ssmParameters.contains(

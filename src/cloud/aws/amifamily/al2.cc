@@ -33,7 +33,9 @@ std::vector<std::string> kubeletArgs(const BootstrapOptions& o) {
   if (!o.taints.empty()) {
     std::vector<std::string> taints;
     for (const api::karpenter::Taint& t : o.taints) {
-      taints.push_back(fmt::format("{}={}:{}", t.key, t.value, t.effect));
+      // corev1.Taint's ToString: "key:effect" without a value.
+      taints.push_back(t.value.empty() ? fmt::format("{}:{}", t.key, t.effect)
+                                       : fmt::format("{}={}:{}", t.key, t.value, t.effect));
     }
     add("--register-with-taints=" + goQuote(fmt::format("{}", fmt::join(taints, ","))));
   }
@@ -113,6 +115,10 @@ core::Result<std::string> al2UserData(const BootstrapOptions& options) {
   }
   parts.push_back(mimePart(kContentTypeShellScript, bootstrapScript(options)));
   return writeMimeArchive(parts);
+}
+
+std::vector<std::string> eksKubeletArgs(const BootstrapOptions& options) {
+  return kubeletArgs(options);
 }
 
 }  // namespace nodewright::cloud::aws::amifamily

@@ -152,7 +152,7 @@ TEST(BootstrapAl2Test, RunsBootstrapShAfterTheUsersScript) {
             "--dns-cluster-ip '10.100.0.10' \\\n"
             "--use-max-pods false \\\n"
             "--kubelet-extra-args '--node-labels=\"karpenter.sh/nodepool=default,team=a\" "
-            "--register-with-taints=\"dedicated=gpu:NoSchedule,spot=:NoExecute\" --max-pods=29 "
+            "--register-with-taints=\"dedicated=gpu:NoSchedule,spot:NoExecute\" --max-pods=29 "
             "--system-reserved=\"cpu=100m,memory=100Mi\" --eviction-hard=\"memory.available<5%\" "
             "--image-gc-high-threshold=85'\n"
             "--//--\n");
@@ -281,11 +281,10 @@ TEST(BootstrapCustomTest, PassesTheUsersUserDataThrough) {
 }
 
 TEST(BootstrapCustomTest, AFamilyWithoutUserDataIsInvalid) {
-  auto text = bootstrapUserData(options("Windows2022"));
+  auto text = bootstrapUserData(options("Ubuntu"));
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().code(), core::Code::Invalid);
-  EXPECT_EQ(text.error().message(),
-            "spec.amiFamily: nodewright cannot write user data for Windows2022");
+  EXPECT_EQ(text.error().message(), "spec.amiFamily: nodewright cannot write user data for Ubuntu");
 }
 
 }  // namespace
