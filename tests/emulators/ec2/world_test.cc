@@ -123,14 +123,32 @@ vpcs:
       - {description: no name}
 images:
   - {name: x, architecture: sparc}
+  - {name: y, platform: macos}
 colour: blue
 )");
   ASSERT_FALSE(world);
   const std::string message = world.error().message();
   for (const char* path : {"vpcs[0].subnets[0].zone", "vpcs[0].subnets[0].availableIps",
-                           "vpcs[0].securityGroups[0].name", "images[0].architecture", "colour"}) {
+                           "vpcs[0].securityGroups[0].name", "images[0].architecture",
+                           "images[1].platform", "colour"}) {
     EXPECT_NE(message.find(path), std::string::npos) << path << " not in: " << message;
   }
+}
+
+TEST(WorldTest, AConfiguredWindowsImageIsDescribedAsWindows) {
+  auto world = parseWorldConfig(R"(
+images:
+  - {name: my-windows, platform: windows, ssmParameters: [/my/windows]}
+)");
+  ASSERT_TRUE(world) << world.error().message();
+  core::FakeClock clock;
+  ResourceStore store(clock, 1);
+  auto seeded = seedWorld(store, *world);
+  ASSERT_TRUE(seeded) << seeded.error().message();
+  auto image = store.get(kind::kImage, seeded->ssmParameters.at("/my/windows"));
+  ASSERT_TRUE(image);
+  EXPECT_EQ(image->as<ImageAttributes>()->platformDetails, "Windows");
+  EXPECT_EQ(image->as<ImageAttributes>()->rootDeviceName, "/dev/sda1");
 }
 
 TEST(WorldTest, ASubnetInAZoneTheWorldLacksIsRefused) {

@@ -46,7 +46,8 @@ std::vector<AliasParameter> al2023(const std::string& k8s, const std::string& ve
     out.push_back(
         {fmt::format("/aws/service/eks/optimized-ami/{}/amazon-linux-2023/{}/{}/{}/image_id", k8s,
                      b.arch, b.variant, leaf),
-         {b.v}});
+         {b.v},
+         ""});
   }
   return out;
 }
@@ -68,7 +69,7 @@ std::vector<AliasParameter> al2(const std::string& k8s, const std::string& versi
                                                  : fmt::format("{}-{}-{}", b.name, k8s, version);
     out.push_back({fmt::format("/aws/service/eks/optimized-ami/{}/amazon-linux-2{}/{}/image_id",
                                k8s, b.suffix, leaf),
-                   b.variants});
+                   b.variants, ""});
   }
   return out;
 }
@@ -92,7 +93,7 @@ std::vector<AliasParameter> bottlerocket(const std::string& k8s, std::string ver
         Build{"-nvidia", "arm64", {Variant::Nvidia}}}) {
     out.push_back({fmt::format("/aws/service/bottlerocket/aws-k8s-{}{}/{}/{}/image_id", k8s,
                                b.flavor, b.arch, version),
-                   b.variants});
+                   b.variants, ""});
   }
   return out;
 }
