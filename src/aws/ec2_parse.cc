@@ -138,10 +138,13 @@ void readAccelerators(pugi::xml_node item, InstanceTypeInfo& t) {
   // Inferentia and Trainium: neuronInfo where EC2 has it, the older inferenceAcceleratorInfo
   // (members are <member>) otherwise.
   for (pugi::xml_node device : members(item.child("neuronInfo").child("neuronDevices"))) {
-    t.acceleratorCount += small(device, "count");
+    const int count = small(device, "count");
+    t.acceleratorCount += count;
+    t.neuronDeviceCount += count;
     if (t.acceleratorName.empty()) {
       t.acceleratorName = text(device, "name");
       t.acceleratorManufacturer = "AWS";
+      t.neuronCoreCount = count * small(device.child("coreInfo"), "count");
     }
   }
   if (t.acceleratorCount == 0) {

@@ -54,7 +54,8 @@ struct InstanceTypeInfo {
   bool encryptionInTransitSupported = false;
   std::optional<double> networkBaselineBandwidthGbps;  // sum of the cards' baselines
   std::string networkPerformance;                      // "Up to 10 Gigabit"
-  // GpuInfo (summed over its Gpus items) and accelerators (Inferentia/Trainium)
+  // GpuInfo (summed over its Gpus items) and accelerators: the Neuron devices (Inferentia,
+  // Trainium) of NeuronInfo, else the InferenceAcceleratorInfo ones (Qualcomm AI 100)
   int gpuCount = 0;
   std::string gpuManufacturer;
   std::string gpuName;
@@ -62,6 +63,10 @@ struct InstanceTypeInfo {
   int acceleratorCount = 0;
   std::string acceleratorManufacturer;
   std::string acceleratorName;
+  // NeuronInfo alone: devices summed over NeuronDevices, and the NeuronCores of the first
+  // device kind (its Count times CoreInfo.Count), as Karpenter counts them.
+  int neuronDeviceCount = 0;
+  int neuronCoreCount = 0;
   // InstanceStorageInfo.TotalSizeInGB; 0 without instance storage
   int64_t instanceStorageGB = 0;
   bool nvmeInstanceStorage = false;

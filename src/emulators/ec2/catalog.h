@@ -33,11 +33,13 @@ struct GpuInfo {
   std::optional<int64_t> memoryMiB;
 };
 
-// Inferentia and Trainium devices.
+// Inference and training accelerators: Inferentia and Trainium (AWS Neuron devices), and
+// others EC2 lists as inference accelerators (Qualcomm AI 100).
 struct AcceleratorInfo {
   int count = 0;
-  std::string manufacturer;  // "aws"
-  std::string name;          // "trainium", "inferentia2"
+  std::string manufacturer;      // "aws", "qualcomm"
+  std::string name;              // "trainium", "inferentia2", "qualcomm-ai100"
+  int neuronCoresPerDevice = 0;  // NeuronCores of each Neuron device; 0 when unknown or not Neuron
 };
 
 // Facts about one instance type, as DescribeInstanceTypes reports them. A nullopt or empty
@@ -99,7 +101,8 @@ class Catalog {
 };
 
 // The catalog compiled into the binary: the common families (m5, m6i, m7i, c5, c6i, c7i, r5,
-// r6i, m6g, m7g, c7g, t3, g5, p4d, p5, trn1, inf2) in their usual sizes.
+// r6i, m6g, m7g, c7g, t3, g5, p4d, p5, trn1, inf2) in their usual sizes, and one family of
+// each other accelerator Karpenter knows: g4ad (AMD GPUs), dl1 (Habana Gaudi).
 Catalog builtinCatalog();
 
 // Reads a catalog in the format of ../shared/data/aws-instance-types.json (a JSON array of

@@ -39,7 +39,7 @@ enum Cpu { kIntel, kAmd, kAws };
 struct PlatformRow {
   const char* name;
   Cpu cpu;
-  int clockMhz;  // sustained
+  int clockMhz;  // sustained; -1: the data did not say
   int64_t ebsMaximumMbps;
   bool encryptionInTransit;
 };
@@ -55,11 +55,12 @@ struct StorageRow {
 
 struct AcceleratorRow {
   const char* name;
-  bool gpu;  // false: Inferentia/Trainium
-  int count;
+  bool gpu;   // false: Inferentia/Trainium
+  int count;  // GPUs, or Neuron devices
   const char* manufacturer;
   const char* model;
   int64_t memoryMiB;
+  int neuronCoresPerDevice;  // 0 for GPUs
 };
 
 // clang-format off
@@ -194,6 +195,12 @@ constexpr Row kRows[] = {
     {"inf2.8xlarge", kX86, 32, 131072, kNitro, 1, 8, 30, -1, 0, 16667, 1.96786, 0},
     {"inf2.24xlarge", kX86, 96, 393216, kNitro, 1, 15, 50, -1, 0, 50000, 6.49063, kOd|kSpot},
     {"inf2.48xlarge", kX86, 192, 786432, kNitro, 1, 15, 50, -1, 0, 100000, 12.98127, 0},
+    {"g4ad.xlarge", kX86, 4, 16384, kNitro, 1, 2, 4, -1, 0, 2000, 0.37853, 0},
+    {"g4ad.2xlarge", kX86, 8, 32768, kNitro, 1, 2, 4, -1, 0, 4167, 0.54117, 0},
+    {"g4ad.4xlarge", kX86, 16, 65536, kNitro, 1, 3, 10, -1, 0, 8333, 0.867, 0},
+    {"g4ad.8xlarge", kX86, 32, 131072, kNitro, 1, 4, 15, -1, 0, 15000, 1.734, 0},
+    {"g4ad.16xlarge", kX86, 64, 262144, kNitro, 1, 8, 30, -1, 0, 25000, 3.468, kOd|kSpot},
+    {"dl1.24xlarge", kX86, 96, 786432, kNitro, 4, 15, 50, -1, 4, 400000, 13.10904, 0},
 };
 
 constexpr PlatformRow kPlatform[] = {
@@ -327,6 +334,12 @@ constexpr PlatformRow kPlatform[] = {
     {"inf2.8xlarge", kAmd, 3600, 10000, true},
     {"inf2.24xlarge", kAmd, 3600, 30000, true},
     {"inf2.48xlarge", kAmd, 3600, 60000, true},
+    {"g4ad.xlarge", kAmd, 3000, 3170, true},
+    {"g4ad.2xlarge", kAmd, 3000, 3170, true},
+    {"g4ad.4xlarge", kAmd, 3000, 3170, true},
+    {"g4ad.8xlarge", kAmd, 3000, 3170, true},
+    {"g4ad.16xlarge", kAmd, 3000, 6300, true},
+    {"dl1.24xlarge", kIntel, -1, 19000, true},
 };
 
 constexpr StorageRow kStorage[] = {
@@ -343,26 +356,38 @@ constexpr StorageRow kStorage[] = {
     {"p5.48xlarge", 8, 3800},
     {"trn1.2xlarge", 1, 474},
     {"trn1.32xlarge", 4, 1900},
+    {"g4ad.xlarge", 1, 150},
+    {"g4ad.2xlarge", 1, 300},
+    {"g4ad.4xlarge", 1, 600},
+    {"g4ad.8xlarge", 1, 1200},
+    {"g4ad.16xlarge", 2, 1200},
+    {"dl1.24xlarge", 4, 1000},
 };
 
 constexpr AcceleratorRow kAccelerators[] = {
-    {"g5.xlarge", true, 1, "nvidia", "a10g", 22888},
-    {"g5.2xlarge", true, 1, "nvidia", "a10g", 22888},
-    {"g5.4xlarge", true, 1, "nvidia", "a10g", 22888},
-    {"g5.8xlarge", true, 1, "nvidia", "a10g", 22888},
-    {"g5.12xlarge", true, 4, "nvidia", "a10g", 22888},
-    {"g5.16xlarge", true, 1, "nvidia", "a10g", 22888},
-    {"g5.24xlarge", true, 4, "nvidia", "a10g", 22888},
-    {"g5.48xlarge", true, 8, "nvidia", "a10g", 22888},
-    {"p4d.24xlarge", true, 8, "nvidia", "a100", 40960},
-    {"p5.4xlarge", true, 1, "nvidia", "h100", 81920},
-    {"p5.48xlarge", true, 8, "nvidia", "h100", 81920},
-    {"trn1.2xlarge", false, 1, "aws", "trainium", -1},
-    {"trn1.32xlarge", false, 16, "aws", "trainium", -1},
-    {"inf2.xlarge", false, 1, "aws", "inferentia2", -1},
-    {"inf2.8xlarge", false, 1, "aws", "inferentia2", -1},
-    {"inf2.24xlarge", false, 6, "aws", "inferentia2", -1},
-    {"inf2.48xlarge", false, 12, "aws", "inferentia2", -1},
+    {"g5.xlarge", true, 1, "nvidia", "a10g", 22888, 0},
+    {"g5.2xlarge", true, 1, "nvidia", "a10g", 22888, 0},
+    {"g5.4xlarge", true, 1, "nvidia", "a10g", 22888, 0},
+    {"g5.8xlarge", true, 1, "nvidia", "a10g", 22888, 0},
+    {"g5.12xlarge", true, 4, "nvidia", "a10g", 22888, 0},
+    {"g5.16xlarge", true, 1, "nvidia", "a10g", 22888, 0},
+    {"g5.24xlarge", true, 4, "nvidia", "a10g", 22888, 0},
+    {"g5.48xlarge", true, 8, "nvidia", "a10g", 22888, 0},
+    {"p4d.24xlarge", true, 8, "nvidia", "a100", 40960, 0},
+    {"p5.4xlarge", true, 1, "nvidia", "h100", 81920, 0},
+    {"p5.48xlarge", true, 8, "nvidia", "h100", 81920, 0},
+    {"trn1.2xlarge", false, 1, "aws", "trainium", -1, 2},
+    {"trn1.32xlarge", false, 16, "aws", "trainium", -1, 2},
+    {"inf2.xlarge", false, 1, "aws", "inferentia2", -1, 2},
+    {"inf2.8xlarge", false, 1, "aws", "inferentia2", -1, 2},
+    {"inf2.24xlarge", false, 6, "aws", "inferentia2", -1, 2},
+    {"inf2.48xlarge", false, 12, "aws", "inferentia2", -1, 2},
+    {"g4ad.xlarge", true, 1, "amd", "radeon-pro-v520", 8192, 0},
+    {"g4ad.2xlarge", true, 1, "amd", "radeon-pro-v520", 8192, 0},
+    {"g4ad.4xlarge", true, 1, "amd", "radeon-pro-v520", 8192, 0},
+    {"g4ad.8xlarge", true, 2, "amd", "radeon-pro-v520", 8192, 0},
+    {"g4ad.16xlarge", true, 4, "amd", "radeon-pro-v520", 8192, 0},
+    {"dl1.24xlarge", true, 8, "habana", "gaudi-hl-205", 32768, 0},
 };
 // clang-format on
 
@@ -433,7 +458,9 @@ Catalog builtinCatalog() {
   for (const PlatformRow& p : kPlatform) {
     InstanceTypeInfo& t = typeNamed(types, p.name);
     t.cpuManufacturer = cpuName(p.cpu);
-    t.sustainedClockSpeedMhz = p.clockMhz;
+    if (p.clockMhz >= 0) {
+      t.sustainedClockSpeedMhz = p.clockMhz;
+    }
     t.ebsMaximumBandwidthMbps = p.ebsMaximumMbps;
     t.encryptionInTransit = p.encryptionInTransit;
   }
@@ -447,7 +474,7 @@ Catalog builtinCatalog() {
     if (a.gpu) {
       it->gpus = {a.count, a.manufacturer, a.model, a.memoryMiB};
     } else {
-      it->accelerators = {a.count, a.manufacturer, a.model};
+      it->accelerators = {a.count, a.manufacturer, a.model, a.neuronCoresPerDevice};
     }
   }
   return Catalog(std::move(types));

@@ -199,6 +199,13 @@ core::Result<InstanceTypeInfo> readRecord(const json& record, size_t i, std::str
   info.accelerators.count = narrow(fields.integer("acceleratorCount")).value_or(0);
   info.accelerators.manufacturer = fields.string("acceleratorManufacturer").value_or("");
   info.accelerators.name = fields.string("acceleratorName").value_or("");
+  // The file gives the type's totals; EC2 gives the cores of one device (NeuronInfo
+  // NeuronDevices[].CoreInfo.Count).
+  const auto neuronDevices = fields.integer("neuronDevices");
+  const auto neuronCores = fields.integer("neuronCores");
+  if (neuronDevices && neuronCores && *neuronDevices > 0) {
+    info.accelerators.neuronCoresPerDevice = static_cast<int>(*neuronCores / *neuronDevices);
+  }
   info.networkBandwidthMbps = fields.integer("networkBandwidthMbps");
   info.encryptionInTransit = fields.boolean("encryptionInTransitSupported");
   info.cpuManufacturer = fields.string("cpuManufacturer").value_or("");

@@ -65,6 +65,17 @@ bool deprecated(const ImageAttributes& a, core::TimePoint now) {
   return at && at->point() <= now;
 }
 
+// EC2's Platform: "windows" for Windows images, absent (empty here) for Linux/UNIX ones.
+std::string_view platformOf(const ImageAttributes& a) {
+  return a.platformDetails.starts_with("Windows") ? "windows" : "";
+}
+
+// The billing code: Linux/UNIX is RunInstances, Windows RunInstances:0002 (EC2 user guide,
+// "AMI billing information fields").
+std::string usageOperation(const ImageAttributes& a) {
+  return platformOf(a).empty() ? "RunInstances" : "RunInstances:0002";
+}
+
 std::string imageLocation(const ImageAttributes& a) {
   return fmt::format("{}/{}", a.ownerAlias.empty() ? a.ownerId : a.ownerAlias, a.name);
 }
@@ -117,6 +128,9 @@ std::vector<std::string> imageValues(const Resource& r, std::string_view n) {
   if (n == "platform-details") {
     return {a->platformDetails};
   }
+  if (n == "platform") {
+    return {std::string(platformOf(*a))};
+  }
   if (n == "creation-date") {
     return {a->creationDate};
   }
@@ -139,8 +153,11 @@ void addImage(pugi::xml_node item, const Resource& r) {
   addBool(item, "isPublic", !a->ownerAlias.empty());
   addText(item, "architecture", architectureName(a->architecture));
   addText(item, "imageType", "machine");
+  if (!platformOf(*a).empty()) {
+    addText(item, "platform", std::string(platformOf(*a)));
+  }
   addText(item, "platformDetails", a->platformDetails);
-  addText(item, "usageOperation", "RunInstances");
+  addText(item, "usageOperation", usageOperation(*a));
   if (!a->ownerAlias.empty()) {
     addText(item, "imageOwnerAlias", a->ownerAlias);
   }
@@ -178,7 +195,7 @@ aws::ApiResult<std::string> describeImages(ActionContext& ctx) {
       ctx.params, "ImageId",
       {"image-id", "name", "description", "architecture", "owner-id", "owner-alias", "state",
        "image-type", "is-public", "root-device-type", "root-device-name", "virtualization-type",
-       "hypervisor", "platform-details", "creation-date", "manifest-location"},
+       "hypervisor", "platform", "platform-details", "creation-date", "manifest-location"},
       kMinResults, kMaxResults);
   if (!request) {
     return tl::unexpected(request.error());

@@ -128,8 +128,13 @@ void renderOptions(pugi::xml_node item, const Resource& r, const InstanceAttribu
   addText(m, "httpProtocolIpv6", a.metadataOptions.httpProtocolIpv6.value_or("disabled"));
   addText(m, "instanceMetadataTags", a.metadataOptions.instanceMetadataTags.value_or("disabled"));
   addBool(addElement(item, "enclaveOptions"), "enabled", false);
+  // As the image's: Windows instances carry platform "windows" and bill as RunInstances:0002.
+  const bool windows = a.platformDetails.starts_with("Windows");
+  if (windows) {
+    addText(item, "platform", "windows");
+  }
   addText(item, "platformDetails", a.platformDetails);
-  addText(item, "usageOperation", "RunInstances");
+  addText(item, "usageOperation", windows ? "RunInstances:0002" : "RunInstances");
   pugi::xml_node dns = addElement(item, "privateDnsNameOptions");
   addText(dns, "hostnameType", a.hostnameType);
   addBool(dns, "enableResourceNameDnsARecord", false);

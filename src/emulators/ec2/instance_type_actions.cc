@@ -98,6 +98,10 @@ std::string manufacturerName(std::string_view m) {
 // "a10g" -> "A10G", "radeon-pro-v520" -> "Radeon Pro V520", "inferentia2" -> "Inferentia2":
 // short model numbers upper-case, words capitalized.
 std::string modelName(std::string_view kebab) {
+  // Names whose hyphen is EC2's own ("Gaudi HL-205"); lower-kebab-case gives the label back.
+  if (kebab == "gaudi-hl-205") {
+    return "Gaudi HL-205";
+  }
   std::string out;
   size_t start = 0;
   while (start <= kebab.size()) {
@@ -181,19 +185,29 @@ void addAccelerators(pugi::xml_node parent, const InstanceTypeInfo& t) {
       addInt(gpu, "totalGpuMemoryInMiB", *t.gpus.memoryMiB * t.gpus.count);
     }
   }
-  if (t.accelerators.count > 0 && t.accelerators.manufacturer == "aws") {
-    // Karpenter reads Inferentia and Trainium devices from neuronInfo; its older releases read
-    // Inferentia from inferenceAcceleratorInfo, whose list members are <member>, not <item>.
-    pugi::xml_node neuron = addItem(addElement(addElement(parent, "neuronInfo"), "neuronDevices"));
-    addInt(neuron, "count", t.accelerators.count);
-    addText(neuron, "name", modelName(t.accelerators.name));
-    if (t.accelerators.name.starts_with("inferentia")) {
-      pugi::xml_node member = addElement(
-          addElement(addElement(parent, "inferenceAcceleratorInfo"), "accelerators"), "member");
-      addInt(member, "count", t.accelerators.count);
-      addText(member, "name", modelName(t.accelerators.name));
-      addText(member, "manufacturer", manufacturerName(t.accelerators.manufacturer));
+  if (t.accelerators.count <= 0) {
+    return;
+  }
+  const bool neuron = t.accelerators.manufacturer == "aws";
+  if (neuron) {
+    // Karpenter reads Inferentia and Trainium devices from neuronInfo: the device count for
+    // aws.amazon.com/neuron, times CoreInfo.Count for aws.amazon.com/neuroncore.
+    pugi::xml_node neuronInfo = addElement(parent, "neuronInfo");
+    pugi::xml_node device = addItem(addElement(neuronInfo, "neuronDevices"));
+    addInt(device, "count", t.accelerators.count);
+    addText(device, "name", modelName(t.accelerators.name));
+    if (t.accelerators.neuronCoresPerDevice > 0) {
+      addInt(addElement(device, "coreInfo"), "count", t.accelerators.neuronCoresPerDevice);
     }
+  }
+  // Inferentia (1 and 2) and the other inference accelerators (Qualcomm AI 100) are listed in
+  // inferenceAcceleratorInfo too, whose list members are <member>, not <item>; Trainium is not.
+  if (!neuron || t.accelerators.name.starts_with("inferentia")) {
+    pugi::xml_node member = addElement(
+        addElement(addElement(parent, "inferenceAcceleratorInfo"), "accelerators"), "member");
+    addInt(member, "count", t.accelerators.count);
+    addText(member, "name", modelName(t.accelerators.name));
+    addText(member, "manufacturer", manufacturerName(t.accelerators.manufacturer));
   }
 }
 

@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::string_view kEksOwner = "602401143452";
 constexpr std::string_view kBottlerocketOwner = "092701018921";
+// The account Amazon's Windows AMIs come from (EC2 user guide, "Find a Windows AMI").
+constexpr std::string_view kWindowsOwner = "801119661308";
 constexpr std::string_view kReleaseDate = "2024-11-15T00:00:00.000Z";
 constexpr std::string_view kRelease = "v20241115";
 
@@ -110,6 +112,30 @@ void addEksImages(std::vector<ImageConfig>& out, const std::string& v) {
   }
 }
 
+// The EKS-optimized Windows Server Core images, x86_64 only, under the SSM names of AWS's
+// ami-windows-latest tree (the ones Karpenter's windows2019/2022/2025 aliases read). Windows
+// Server 2025 images start with Kubernetes 1.35. GUESS: the first version AWS published them
+// for; Karpenter v1.14 refuses the windows2025 alias before 1.35, so nothing earlier is read.
+void addWindowsImages(std::vector<ImageConfig>& out, const std::string& v) {
+  int major = 0, minor = 0;
+  const bool has2025 = std::sscanf(v.c_str(), "%d.%d", &major, &minor) == 2 &&
+                       (major > 1 || (major == 1 && minor >= 35));
+  for (const char* year : {"2019", "2022", "2025"}) {
+    if (std::string_view(year) == "2025" && !has2025) {
+      continue;
+    }
+    const std::string base =
+        fmt::format("Windows_Server-{}-English-Core-EKS_Optimized-{}", year, v);
+    // Windows releases are named by date ("2024.11.15"), not "v20241115".
+    const std::string name = base + "-2024.11.15";
+    out.push_back(eksImage(name, Architecture::X86_64, kWindowsOwner,
+                           {"/aws/service/ami-windows-latest/" + base + "/image_id"}));
+    out.back().description = fmt::format(
+        "Microsoft Windows Server {} Core optimized for EKS {} and provided by Amazon", year, v);
+    out.back().platform = "windows";
+  }
+}
+
 // Addresses of a CIDR block less the five AWS reserves in every subnet; 0 when malformed.
 int64_t usableAddresses(std::string_view cidr) {
   auto slash = cidr.find('/');
@@ -192,7 +218,7 @@ WorldConfig defaultWorld() {
       {"sg-0f0f0f0f0f0f00002", "other", "A group of another VPC", {{"Name", "other"}}});
   world.vpcs.push_back(std::move(other));
 
-  world.kubernetesVersions = {"1.30", "1.31", "1.32", "1.33", "1.34"};
+  world.kubernetesVersions = {"1.30", "1.31", "1.32", "1.33", "1.34", "1.35"};
   for (auto [arch, name] : {std::pair{Architecture::X86_64, "nodewright-custom-al2023-x86_64"},
                             std::pair{Architecture::Arm64, "nodewright-custom-al2023-arm64"}}) {
     ImageConfig image;
@@ -267,6 +293,7 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
   std::vector<ImageConfig> images;
   for (const std::string& version : config.kubernetesVersions) {
     addEksImages(images, version);
+    addWindowsImages(images, version);
   }
   images.insert(images.end(), config.images.begin(), config.images.end());
   for (const ImageConfig& image : images) {
@@ -279,6 +306,10 @@ core::Result<World> seedWorld(ResourceStore& store, const WorldConfig& config) {
     a.creationDate = image.creationDate.empty() ? std::string(kReleaseDate) : image.creationDate;
     a.deprecationTime = image.deprecationTime;
     a.bootMode = image.bootMode;
+    if (image.platform == "windows") {
+      a.platformDetails = "Windows";
+      a.rootDeviceName = "/dev/sda1";
+    }
     auto id = create(store, kind::kImage, image.id, "ami", "available", image.tags, share(a));
     if (!id) {
       return core::fail(id.error());

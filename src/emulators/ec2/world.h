@@ -13,9 +13,10 @@
 // The world an EC2 emulator starts with: a region's zones, VPCs with subnets and security
 // groups, AMIs and the SSM parameters that name them. By default the subnets and security groups
 // of the main VPC are tagged karpenter.sh/discovery: nodewright, so the examples work unchanged,
-// and the AMIs of AL2023, AL2 and Bottlerocket exist for each architecture and Kubernetes
-// version, each reachable through the SSM parameter Karpenter's alias resolves
-// (al2023@latest -> /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/...).
+// and the AMIs of AL2023, AL2, Bottlerocket and Windows Server exist for each architecture and
+// Kubernetes version, each reachable through the SSM parameter Karpenter's alias resolves
+// (al2023@latest -> /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/...,
+// windows2022@latest -> /aws/service/ami-windows-latest/Windows_Server-2022-English-Core-...).
 namespace nodewright::emulators::ec2 {
 
 struct ZoneConfig {
@@ -61,6 +62,9 @@ struct ImageConfig {
   std::string creationDate;
   std::optional<std::string> deprecationTime;
   std::string bootMode;  // "uefi", "legacy-bios", "uefi-preferred"; empty: not set
+  // "windows" for Windows images (platform details "Windows", root device /dev/sda1), as EC2's
+  // Platform field; empty for Linux/UNIX.
+  std::string platform;
   Tags tags;
   // SSM parameters whose value is this image's id.
   std::vector<std::string> ssmParameters;
@@ -72,14 +76,15 @@ struct WorldConfig {
   std::vector<ZoneConfig> zones;
   std::vector<VpcConfig> vpcs;
   // Images of the EKS-optimized families (AL2023, AL2, Bottlerocket; x86_64, arm64 and the GPU
-  // variants) are generated for these versions, with their SSM parameters.
+  // variants; Windows Server 2019, 2022 and, from 1.35, 2025 Core) are generated for these
+  // versions, with their SSM parameters.
   std::vector<std::string> kubernetesVersions;
   std::vector<ImageConfig> images;  // in addition to the generated ones
 };
 
 // us-east-1a..c; VPC 10.0.0.0/16 with a /19 subnet per zone and a node security group, all
 // tagged karpenter.sh/discovery: nodewright; a second, untagged VPC (for cross-VPC errors);
-// EKS images for Kubernetes 1.30 to 1.34.
+// EKS images for Kubernetes 1.30 to 1.35.
 WorldConfig defaultWorld();
 
 // A YAML or JSON document with the fields of WorldConfig (lowerCamelCase). Missing top-level

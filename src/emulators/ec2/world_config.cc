@@ -135,6 +135,11 @@ ImageConfig readImage(ConfigFields& f, FieldErrors& errors) {
   image.creationDate = f.string("creationDate").value_or("");
   image.deprecationTime = f.string("deprecationTime");
   image.bootMode = f.string("bootMode").value_or("");
+  image.platform = f.string("platform").value_or("");
+  if (!image.platform.empty() && image.platform != "windows") {
+    // EC2's Platform field has no other value; Linux images leave it out.
+    f.error("platform", "must be \"windows\" or absent");
+  }
   image.tags = readTags(f, errors);
   image.ssmParameters = readStrings(f, "ssmParameters", errors);
   return image;

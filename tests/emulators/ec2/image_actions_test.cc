@@ -41,8 +41,55 @@ TEST_F(DescribeActionsTest, ImagesAreSelectedByOwner) {
   EXPECT_EQ(all.size(), amazon.size() + self.size());
   auto byAccount =
       allPages(w_, "DescribeImages", "Owner.1=092701018921&Owner.2=self", "imagesSet", "name");
-  EXPECT_EQ(byAccount.size(), 5 * 4 + 2u) << "Bottlerocket's four per version, and our two";
+  EXPECT_EQ(byAccount.size(), defaultWorld().kubernetesVersions.size() * 4 + 2u)
+      << "Bottlerocket's four per version, and our two";
   expectError(w_.call("DescribeImages", "Owner.1=somebody"), "InvalidUserID.Malformed");
+}
+
+// EKS's Windows Server Core images, as EC2 describes Amazon's Windows AMIs, behind the SSM names
+// Karpenter's windows2019/2022/2025 aliases read.
+TEST_F(DescribeActionsTest, WindowsImagesCarryTheirPlatformBehindKarpentersParameters) {
+  for (const auto& [year, version] : std::vector<std::pair<std::string, std::string>>{
+           {"2019", "1.32"}, {"2022", "1.32"}, {"2025", "1.35"}}) {
+    SCOPED_TRACE(year);
+    const std::string base =
+        fmt::format("Windows_Server-{}-English-Core-EKS_Optimized-{}", year, version);
+    auto parameter =
+        w_.world().ssmParameters.find("/aws/service/ami-windows-latest/" + base + "/image_id");
+    ASSERT_NE(parameter, w_.world().ssmParameters.end());
+    auto body = w_.call("DescribeImages", "ImageId.1=" + parameter->second);
+    ASSERT_TRUE(body);
+    Xml xml(*body);
+    ASSERT_EQ(xml.items("imagesSet").size(), 1u);
+    auto image = xml.items("imagesSet")[0];
+    EXPECT_EQ(std::string(image.child_value("name")), base + "-2024.11.15");
+    EXPECT_STREQ(image.child_value("platform"), "windows");
+    EXPECT_STREQ(image.child_value("platformDetails"), "Windows");
+    EXPECT_STREQ(image.child_value("usageOperation"), "RunInstances:0002");
+    EXPECT_STREQ(image.child_value("architecture"), "x86_64");
+    EXPECT_STREQ(image.child_value("rootDeviceName"), "/dev/sda1");
+    EXPECT_STREQ(image.child_value("imageOwnerAlias"), "amazon");
+    EXPECT_STREQ(image.child_value("imageOwnerId"), "801119661308");
+    EXPECT_STREQ(image.child_value("creationDate"), "2024-11-15T00:00:00.000Z");
+  }
+  // Windows Server 2025 images start with 1.35, where Karpenter starts to accept the alias.
+  EXPECT_FALSE(w_.world().ssmParameters.contains(
+      "/aws/service/ami-windows-latest/Windows_Server-2025-English-Core-EKS_Optimized-1.34/"
+      "image_id"));
+  // Linux images have no platform; the platform filter selects Windows ones.
+  auto windows = allPages(w_, "DescribeImages", "Filter.1.Name=platform&Filter.1.Value.1=windows",
+                          "imagesSet", "platformDetails");
+  EXPECT_EQ(windows.size(), defaultWorld().kubernetesVersions.size() * 2 + 1);
+  EXPECT_TRUE(std::all_of(windows.begin(), windows.end(),
+                          [](const std::string& p) { return p == "Windows"; }));
+  auto al2023 =
+      w_.call("DescribeImages",
+              "Filter.1.Name=name&Filter.1.Value.1=amazon-eks-node-al2023-x86_64-standard-1.31-*");
+  ASSERT_TRUE(al2023);
+  Xml linux(*al2023);
+  ASSERT_EQ(linux.items("imagesSet").size(), 1u);
+  EXPECT_FALSE(linux.items("imagesSet")[0].child("platform"));
+  EXPECT_STREQ(linux.items("imagesSet")[0].child_value("usageOperation"), "RunInstances");
 }
 
 TEST_F(DescribeActionsTest, ImagesAreFilteredByNameArchitectureAndTags) {

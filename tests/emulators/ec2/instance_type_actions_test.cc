@@ -90,6 +90,46 @@ TEST_F(DescribeActionsTest, InstanceTypesReportTheCatalogFacts) {
   EXPECT_STREQ(neuron.child_value("name"), "Trainium");
   EXPECT_EQ(neuron.child("count").text().as_int(),
             w_.catalog().find("trn1.2xlarge")->accelerators.count);
+  EXPECT_EQ(neuron.child("coreInfo").child("count").text().as_int(), 2);
+  // Trainium is no inference accelerator.
+  EXPECT_FALSE(byName.at("trn1.2xlarge").child("inferenceAcceleratorInfo"));
+}
+
+// The accelerators of the other makers Karpenter knows: AMD and Habana GPUs, and Inferentia,
+// which EC2 lists as a Neuron device and an inference accelerator.
+TEST_F(DescribeActionsTest, InstanceTypesDescribeAmdHabanaAndInferentiaAccelerators) {
+  auto body = w_.call("DescribeInstanceTypes",
+                      "InstanceType.1=g4ad.xlarge&InstanceType.2=dl1.24xlarge"
+                      "&InstanceType.3=inf2.xlarge");
+  ASSERT_TRUE(body) << body.error().message;
+  std::map<std::string, pugi::xml_node> byName;
+  Xml xml(*body);
+  for (auto item : xml.items("instanceTypeSet")) {
+    byName[item.child_value("instanceType")] = item;
+  }
+  ASSERT_EQ(byName.size(), 3u);
+  pugi::xml_node amd = byName.at("g4ad.xlarge").child("gpuInfo").child("gpus").child("item");
+  EXPECT_STREQ(amd.child_value("manufacturer"), "AMD");
+  EXPECT_STREQ(amd.child_value("name"), "Radeon Pro V520");
+  EXPECT_EQ(amd.child("count").text().as_int(), 1);
+  EXPECT_EQ(amd.child("memoryInfo").child("sizeInMiB").text().as_int(), 8192);
+  pugi::xml_node gaudi = byName.at("dl1.24xlarge").child("gpuInfo").child("gpus").child("item");
+  EXPECT_STREQ(gaudi.child_value("manufacturer"), "Habana");
+  EXPECT_STREQ(gaudi.child_value("name"), "Gaudi HL-205");
+  EXPECT_EQ(gaudi.child("count").text().as_int(), 8);
+  pugi::xml_node inf = byName.at("inf2.xlarge");
+  EXPECT_EQ(inf.child("neuronInfo")
+                .child("neuronDevices")
+                .child("item")
+                .child("coreInfo")
+                .child("count")
+                .text()
+                .as_int(),
+            2);
+  pugi::xml_node member =
+      inf.child("inferenceAcceleratorInfo").child("accelerators").child("member");
+  EXPECT_STREQ(member.child_value("manufacturer"), "AWS");
+  EXPECT_STREQ(member.child_value("name"), "Inferentia2");
 }
 
 // The values are EC2's (as in moto's copy of DescribeInstanceTypes), which the data file agrees

@@ -57,6 +57,18 @@ TEST(WorldTest, TheDefaultWorldIsWhatTheExamplesDiscover) {
       ASSERT_TRUE(image) << path;
       EXPECT_EQ(image->as<ImageAttributes>()->architecture, arch) << path;
     }
+    // Windows Server 2019 and 2022 Core for every version, x86_64 and platform Windows.
+    for (const char* year : {"2019", "2022"}) {
+      const std::string path = "/aws/service/ami-windows-latest/Windows_Server-" +
+                               std::string(year) + "-English-Core-EKS_Optimized-" + version +
+                               "/image_id";
+      auto it = world->ssmParameters.find(path);
+      ASSERT_NE(it, world->ssmParameters.end()) << path;
+      auto image = store.get(kind::kImage, it->second);
+      ASSERT_TRUE(image) << path;
+      EXPECT_EQ(image->as<ImageAttributes>()->architecture, Architecture::X86_64) << path;
+      EXPECT_EQ(image->as<ImageAttributes>()->platformDetails, "Windows") << path;
+    }
   }
   // EKS stopped publishing AL2 images after 1.32.
   EXPECT_TRUE(world->ssmParameters.contains(
@@ -111,14 +123,32 @@ vpcs:
       - {description: no name}
 images:
   - {name: x, architecture: sparc}
+  - {name: y, platform: macos}
 colour: blue
 )");
   ASSERT_FALSE(world);
   const std::string message = world.error().message();
   for (const char* path : {"vpcs[0].subnets[0].zone", "vpcs[0].subnets[0].availableIps",
-                           "vpcs[0].securityGroups[0].name", "images[0].architecture", "colour"}) {
+                           "vpcs[0].securityGroups[0].name", "images[0].architecture",
+                           "images[1].platform", "colour"}) {
     EXPECT_NE(message.find(path), std::string::npos) << path << " not in: " << message;
   }
+}
+
+TEST(WorldTest, AConfiguredWindowsImageIsDescribedAsWindows) {
+  auto world = parseWorldConfig(R"(
+images:
+  - {name: my-windows, platform: windows, ssmParameters: [/my/windows]}
+)");
+  ASSERT_TRUE(world) << world.error().message();
+  core::FakeClock clock;
+  ResourceStore store(clock, 1);
+  auto seeded = seedWorld(store, *world);
+  ASSERT_TRUE(seeded) << seeded.error().message();
+  auto image = store.get(kind::kImage, seeded->ssmParameters.at("/my/windows"));
+  ASSERT_TRUE(image);
+  EXPECT_EQ(image->as<ImageAttributes>()->platformDetails, "Windows");
+  EXPECT_EQ(image->as<ImageAttributes>()->rootDeviceName, "/dev/sda1");
 }
 
 TEST(WorldTest, ASubnetInAZoneTheWorldLacksIsRefused) {

@@ -120,4 +120,8 @@ core::Result<std::string> al2UserData(const BootstrapOptions& options) {
   return writeMimeArchive(parts);
 }
 
+std::vector<std::string> eksKubeletArgs(const BootstrapOptions& options) {
+  return kubeletArgs(options);
+}
+
 }  // namespace nodewright::cloud::aws::amifamily

@@ -4,6 +4,7 @@
 
 #include "cloud/aws/amifamily/families.h"
 #include "cloud/aws/nodeclass/resolved.h"
+#include "cloud/aws/nodeclass/windows.h"
 
 namespace nodewright::cloud::aws {
 
@@ -16,6 +17,9 @@ core::Result<std::string> bootstrapUserData(const BootstrapOptions& options) {
   }
   if (options.family == kFamilyBottlerocket) {
     return amifamily::bottlerocketUserData(options);
+  }
+  if (isWindowsFamily(options.family)) {
+    return amifamily::windowsUserData(options);
   }
   if (options.family == kFamilyCustom) {
     // The user's image joins the cluster by the user's own user data.

@@ -11,6 +11,7 @@
 #include "cloud/aws/networkinterface/compatibility.h"
 #include "cloud/aws/networkinterface/slot.h"
 #include "cloud/aws/nodeclass/lookup.h"
+#include "cloud/aws/nodeclass/windows.h"
 #include "core/log.h"
 
 namespace nodewright::cloud::aws {
@@ -246,6 +247,8 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
   static const std::string kZones = "not offered in the node class's zones";
   static const std::string kUnusable = "have no amd64/arm64 architecture or no known pod limit";
   static const std::string kCpuOptions = "cannot run the CPU options asked for";
+  static const std::string kWindows = "cannot run Windows, which Karpenter offers on amd64 only";
+  const bool windows = isWindowsFamily(builder.settings().family);
   auto exclude = [&](const std::string& type, std::string reason, const std::string& rule) {
     types->excluded.push_back(
         cloud::Exclusion{.instanceType = type, .reason = std::move(reason), .rule = rule});
@@ -271,6 +274,13 @@ core::Result<InstanceTypeProvider::Entry> InstanceTypeProvider::build(
           fmt::format("{} is not offered in the node class's zones ({})", info.instanceType,
                       zones.empty() ? "none resolved" : fmt::format("{}", fmt::join(zones, ", "))),
           kZones);
+      continue;
+    }
+    if (const auto arch = kubeArchitecture(info); windows && arch && *arch != "amd64") {
+      exclude(info.instanceType,
+              fmt::format("{} is {}, and {} runs on amd64 only", info.instanceType, *arch,
+                          builder.settings().family),
+              kWindows);
       continue;
     }
     auto type = builder.build(info);

@@ -8,20 +8,32 @@
 #include <fmt/ranges.h>
 
 #include "cloud/aws/nodeclass/resolved.h"
+#include "cloud/aws/nodeclass/windows.h"
+#include "cloud/well_known_labels.h"
 
 namespace nodewright::cloud::aws {
 namespace {
 
 constexpr int64_t kMi = 1024 * 1024;
 constexpr int64_t kGi = 1024 * kMi;
-// Karpenter's DefaultEBS volume size, the root (ephemeral) volume of every family.
+// Karpenter's DefaultEBS volume size, the root (ephemeral) volume of every family but Windows,
+// whose default /dev/sda1 is 50Gi.
 constexpr int64_t kDefaultVolumeBytes = 20 * kGi;
+constexpr int64_t kWindowsVolumeBytes = 50 * kGi;
+// The kubelet's default maxPods, which Windows nodes keep (their pods are not ENI-limited).
+constexpr int64_t kDefaultMaxPods = 110;
+constexpr const char* kWindowsBuildLabel = "node.kubernetes.io/windows-build";
+constexpr const char* kPrivateIPv4Address = "vpc.amazonaws.com/PrivateIPv4Address";
 
 // Karpenter's AMI family feature flags (amifamily FeatureFlags): Bottlerocket sizes kube-reserved
-// memory on its own pod count, ignores podsPerCore and has no soft eviction; the others
-// (AL2023, AL2, Custom) share the defaults.
+// memory on its own pod count, ignores podsPerCore and has no soft eviction; Windows sizes it
+// on its pods too and runs 110 pods whatever its ENIs; the others (AL2023, AL2, Custom) share
+// the defaults.
 bool usesEniLimitedMemoryOverhead(std::string_view family) {
-  return family != kFamilyBottlerocket;
+  return family != kFamilyBottlerocket && !isWindowsFamily(family);
+}
+bool supportsEniLimitedPodDensity(std::string_view family) {
+  return !isWindowsFamily(family);
 }
 bool podsPerCoreEnabled(std::string_view family) {
   return family != kFamilyBottlerocket;
@@ -31,6 +43,9 @@ bool evictionSoftEnabled(std::string_view family) {
 }
 // The device whose size is the node's ephemeral storage.
 std::string_view ephemeralDevice(std::string_view family) {
+  if (isWindowsFamily(family)) {
+    return "/dev/sda1";
+  }
   return family == kFamilyBottlerocket ? "/dev/xvdb" : "/dev/xvda";
 }
 
@@ -158,9 +173,20 @@ core::Result<cloud::InstanceType> InstanceTypeBuilder::build(
         "{} has no known IPv4 addresses per network interface, so its pod limit is unknown",
         info.instanceType)));
   }
+  const std::optional<std::string> build = windowsBuild(settings_.family);
+  if (build && kubeArchitecture(info) != "amd64") {
+    // Karpenter offers Windows on no other architecture (getOS: no kubernetes.io/os value).
+    return core::fail(
+        core::Error::invalid(fmt::format("{} is {}, and {} runs on amd64 only", info.instanceType,
+                                         *kubeArchitecture(info), settings_.family)));
+  }
   cloud::InstanceType it;
   it.name = info.instanceType;
   it.labels = instanceTypeLabels(info, settings_.region);
+  if (build) {
+    it.labels[labels::kOs] = "windows";
+    it.labels[kWindowsBuildLabel] = *build;
+  }
 
   const int64_t podCount = pods(info, *eniPods);
   auto& capacity = it.capacity;
@@ -182,11 +208,22 @@ core::Result<cloud::InstanceType> InstanceTypeBuilder::build(
       capacity["habana.ai/gaudi"] = core::Quantity::fromInt(info.gpuCount);
     }
   }
-  if (info.acceleratorCount > 0) {
-    capacity["aws.amazon.com/neuron"] = core::Quantity::fromInt(info.acceleratorCount);
+  // Neuron devices only: an inference accelerator of another maker (Qualcomm) has no device
+  // plugin resource in Karpenter.
+  if (info.neuronDeviceCount > 0) {
+    capacity["aws.amazon.com/neuron"] = core::Quantity::fromInt(info.neuronDeviceCount);
+  }
+  if (info.neuronCoreCount > 0) {
+    capacity["aws.amazon.com/neuroncore"] = core::Quantity::fromInt(info.neuronCoreCount);
   }
   if (info.efaSupported && info.maximumEfaInterfaces > 0) {
     capacity["vpc.amazonaws.com/efa"] = core::Quantity::fromInt(info.maximumEfaInterfaces);
+  }
+  if (build) {
+    // The VPC resource controller hands Windows pods secondary IPv4 addresses of the primary
+    // ENI: one fewer than the ENI holds.
+    capacity[kPrivateIPv4Address] =
+        core::Quantity::fromInt(std::max(info.ipv4AddressesPerInterface - 1, 0));
   }
 
   it.kubeReserved = kubeReserved(info, podCount, *eniPods);
@@ -197,7 +234,12 @@ core::Result<cloud::InstanceType> InstanceTypeBuilder::build(
 
 int64_t InstanceTypeBuilder::pods(const sdk::InstanceTypeInfo& info, int64_t eniPods) const {
   const auto& kubelet = settings_.kubelet;
-  int64_t count = kubelet && kubelet->maxPods ? *kubelet->maxPods : eniPods;
+  int64_t count = kDefaultMaxPods;
+  if (kubelet && kubelet->maxPods) {
+    count = *kubelet->maxPods;
+  } else if (supportsEniLimitedPodDensity(settings_.family)) {
+    count = eniPods;
+  }
   if (kubelet && kubelet->podsPerCore.value_or(0) > 0 && podsPerCoreEnabled(settings_.family)) {
     count = std::min<int64_t>(count, int64_t{*kubelet->podsPerCore} * info.defaultVCpus);
   }
@@ -243,7 +285,9 @@ core::Quantity InstanceTypeBuilder::ephemeralStorage(const sdk::InstanceTypeInfo
       }
     }
   }
-  return core::Quantity::fromInt(kDefaultVolumeBytes, core::Quantity::Format::BinarySI);
+  return core::Quantity::fromInt(
+      isWindowsFamily(settings_.family) ? kWindowsVolumeBytes : kDefaultVolumeBytes,
+      core::Quantity::Format::BinarySI);
 }
 
 cloud::ResourceList InstanceTypeBuilder::kubeReserved(const sdk::InstanceTypeInfo& info,

@@ -1,9 +1,12 @@
 #include "cloud/aws/nodeclass/aliases.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string_view>
 
 #include <fmt/format.h>
+
+#include "cloud/aws/nodeclass/windows.h"
 
 namespace nodewright::cloud::aws::nodeclass {
 namespace {
@@ -11,6 +14,18 @@ namespace {
 constexpr const char* kGpuCount = "karpenter.k8s.aws/instance-gpu-count";
 constexpr const char* kAcceleratorCount = "karpenter.k8s.aws/instance-accelerator-count";
 constexpr const char* kArch = "kubernetes.io/arch";
+constexpr const char* kOs = "kubernetes.io/os";
+constexpr const char* kWindowsBuild = "node.kubernetes.io/windows-build";
+
+// The minor version of "1.32"; nullopt when it is not MAJOR.MINOR.
+std::optional<int> minorOf(const std::string& kubernetesVersion) {
+  int major = 0;
+  int minor = 0;
+  if (std::sscanf(kubernetesVersion.c_str(), "%d.%d", &major, &minor) != 2) {
+    return std::nullopt;
+  }
+  return minor;
+}
 
 // EKS: /aws/service/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/<variant>/<leaf>/image_id,
 // where the leaf is "recommended" or the image's name for a pinned release.
@@ -31,7 +46,8 @@ std::vector<AliasParameter> al2023(const std::string& k8s, const std::string& ve
     out.push_back(
         {fmt::format("/aws/service/eks/optimized-ami/{}/amazon-linux-2023/{}/{}/{}/image_id", k8s,
                      b.arch, b.variant, leaf),
-         {b.v}});
+         {b.v},
+         ""});
   }
   return out;
 }
@@ -53,7 +69,7 @@ std::vector<AliasParameter> al2(const std::string& k8s, const std::string& versi
                                                  : fmt::format("{}-{}-{}", b.name, k8s, version);
     out.push_back({fmt::format("/aws/service/eks/optimized-ami/{}/amazon-linux-2{}/{}/image_id",
                                k8s, b.suffix, leaf),
-                   b.variants});
+                   b.variants, ""});
   }
   return out;
 }
@@ -77,7 +93,7 @@ std::vector<AliasParameter> bottlerocket(const std::string& k8s, std::string ver
         Build{"-nvidia", "arm64", {Variant::Nvidia}}}) {
     out.push_back({fmt::format("/aws/service/bottlerocket/aws-k8s-{}{}/{}/{}/image_id", k8s,
                                b.flavor, b.arch, version),
-                   b.variants});
+                   b.variants, ""});
   }
   return out;
 }
@@ -106,24 +122,48 @@ std::optional<std::vector<AliasParameter>> aliasParameters(const Alias& alias,
   if (alias.family == "bottlerocket") {
     return bottlerocket(kubernetesVersion, alias.version);
   }
-  // Windows images are published under their latest name only.
-  // windows2025 is Karpenter v1.14's third Windows family (aws/karpenter-provider-aws v1.14.1
-  // CRD, amiSelectorTerms alias).
-  if ((alias.family == "windows2019" || alias.family == "windows2022" ||
-       alias.family == "windows2025") &&
-      alias.version == "latest") {
+  // Windows images are published under their latest name only, and Karpenter pins no
+  // Windows version (aws/karpenter-provider-aws v1.14 pkg/providers/amifamily/windows.go).
+  for (auto [family, name] :
+       {std::pair{"windows2019", kFamilyWindows2019}, std::pair{"windows2022", kFamilyWindows2022},
+        std::pair{"windows2025", kFamilyWindows2025}}) {
+    if (alias.family != family || alias.version != "latest") {
+      continue;
+    }
     const std::string year = alias.family.substr(std::string_view("windows").size());
     return std::vector<AliasParameter>{
         {fmt::format("/aws/service/ami-windows-latest/"
                      "Windows_Server-{}-English-Core-EKS_Optimized-{}/image_id",
                      year, kubernetesVersion),
-         {Variant::Standard}}};
+         {},
+         *windowsBuild(name)}};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> unsupportedAlias(const Alias& alias,
+                                            const std::string& kubernetesVersion) {
+  const std::optional<int> minor = minorOf(kubernetesVersion);
+  if (!minor) {
+    return std::nullopt;
+  }
+  // Karpenter's words (amifamily/ami.go DescribeImageQueries).
+  if (alias.family == "al2" && *minor >= 33) {
+    return std::string(
+        "AL2 aliases are no longer supported on EKS 1.33+ (see "
+        "https://docs.aws.amazon.com/eks/latest/userguide/"
+        "kubernetes-versions-standard.html#kubernetes-1-33)");
+  }
+  if (alias.family == "windows2025" && *minor < 35) {
+    return fmt::format(
+        "Windows Server 2025 requires EKS version 1.35 or higher, current version: {}",
+        kubernetesVersion);
   }
   return std::nullopt;
 }
 
 std::vector<api::karpenter::NodeSelectorRequirement> variantRequirements(
-    std::optional<Variant> variant, const std::string& arch) {
+    std::optional<Variant> variant, const std::string& arch, const std::string& windowsBuild) {
   std::vector<api::karpenter::NodeSelectorRequirement> out;
   if (variant == Variant::Standard) {
     out.push_back({kAcceleratorCount, "DoesNotExist", {}});
@@ -134,6 +174,11 @@ std::vector<api::karpenter::NodeSelectorRequirement> variantRequirements(
     out.push_back({kAcceleratorCount, "Exists", {}});
   }
   out.push_back({kArch, "In", {arch}});
+  if (!windowsBuild.empty()) {
+    out.push_back({kOs, "In", {"windows"}});
+    out.push_back({kWindowsBuild, "In", {windowsBuild}});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
   return out;
 }
 

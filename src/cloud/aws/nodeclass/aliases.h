@@ -18,7 +18,10 @@ enum class Variant { Standard, Nvidia, Neuron };
 struct AliasParameter {
   std::string name;  // "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/..."
   // An image serves several when one build covers them (AL2's GPU image: NVIDIA and Neuron).
+  // Empty for Windows, whose images ask nothing of a node's accelerators.
   std::vector<Variant> variants;
+  // Windows: the Server build its nodes run (node.kubernetes.io/windows-build); empty otherwise.
+  std::string windowsBuild;
 };
 
 struct Alias {
@@ -35,8 +38,16 @@ std::optional<Alias> parseAlias(std::string_view alias);
 std::optional<std::vector<AliasParameter>> aliasParameters(const Alias& alias,
                                                            const std::string& kubernetesVersion);
 
-// kubernetes.io/arch In [arch] plus the variant's accelerator requirements, sorted by key.
+// Why Karpenter refuses `alias` on `kubernetesVersion` outright (its AMIsReady reason
+// UnsupportedAlias): AL2 on 1.33 and later, Windows Server 2025 before 1.35. nullopt when it
+// does not.
+std::optional<std::string> unsupportedAlias(const Alias& alias,
+                                            const std::string& kubernetesVersion);
+
+// kubernetes.io/arch In [arch] plus the variant's accelerator requirements, and for a Windows
+// image (non-empty `windowsBuild`) kubernetes.io/os In [windows] and
+// node.kubernetes.io/windows-build In [windowsBuild]; sorted by key.
 std::vector<api::karpenter::NodeSelectorRequirement> variantRequirements(
-    std::optional<Variant> variant, const std::string& arch);
+    std::optional<Variant> variant, const std::string& arch, const std::string& windowsBuild = "");
 
 }  // namespace nodewright::cloud::aws::nodeclass

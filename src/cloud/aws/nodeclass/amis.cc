@@ -18,8 +18,10 @@ using api::karpenter::NodeSelectorRequirement;
 struct ImageQuery {
   std::vector<sdk::Filter> filters;
   std::vector<std::string> owners;
-  // What SSM told about an image that EC2 does not: the variants an alias's parameter names.
+  // What SSM told about an image that EC2 does not: the variants an alias's parameter names,
+  // and the Windows Server build of a Windows alias's image.
   std::map<std::string, std::vector<Variant>> variants;
+  std::map<std::string, std::string> windowsBuilds;
 };
 
 // The image id an SSM parameter holds; nullopt when there is no such parameter.
@@ -36,11 +38,17 @@ core::Result<std::optional<std::string>> readParameter(sdk::SsmClient& ssm,
       sdk::toCoreError(value.error()).wrap(fmt::format("reading SSM parameter {}", name)));
 }
 
-// The query an alias term makes, or nullopt (with `detail` set) when it names no image.
+// The query an alias term makes, or nullopt (with `detail` set, and `reason` when Karpenter
+// refuses the alias outright) when it names no image.
 core::Result<std::optional<ImageQuery>> aliasQuery(sdk::SsmClient& ssm, const std::string& text,
                                                    const std::string& kubernetesVersion,
-                                                   std::string& detail) {
+                                                   std::string& detail, std::string& reason) {
   auto alias = parseAlias(text);
+  if (auto why = alias ? unsupportedAlias(*alias, kubernetesVersion) : std::nullopt) {
+    detail = std::move(*why);
+    reason = "UnsupportedAlias";
+    return std::optional<ImageQuery>();
+  }
   auto parameters = alias ? aliasParameters(*alias, kubernetesVersion) : std::nullopt;
   if (!parameters) {
     detail = fmt::format("alias {} is not a supported family@version", text);
@@ -55,6 +63,9 @@ core::Result<std::optional<ImageQuery>> aliasQuery(sdk::SsmClient& ssm, const st
     if (*id) {
       auto& variants = query.variants[**id];
       variants.insert(variants.end(), parameter.variants.begin(), parameter.variants.end());
+      if (!parameter.windowsBuild.empty()) {
+        query.windowsBuilds[**id] = parameter.windowsBuild;
+      }
     }
   }
   if (query.variants.empty()) {
@@ -74,12 +85,12 @@ core::Result<std::optional<ImageQuery>> aliasQuery(sdk::SsmClient& ssm, const st
 core::Result<std::vector<ImageQuery>> queriesFor(sdk::SsmClient& ssm,
                                                  const std::vector<AMISelectorTerm>& terms,
                                                  const std::string& kubernetesVersion,
-                                                 std::string& detail) {
+                                                 std::string& detail, std::string& reason) {
   std::vector<ImageQuery> queries;
   sdk::Filter ids{"image-id", {}};
   for (const AMISelectorTerm& term : terms) {
     if (!term.alias.empty()) {
-      auto query = aliasQuery(ssm, term.alias, kubernetesVersion, detail);
+      auto query = aliasQuery(ssm, term.alias, kubernetesVersion, detail, reason);
       if (!query) {
         return core::fail(query.error());
       }
@@ -117,7 +128,7 @@ core::Result<std::vector<ImageQuery>> queriesFor(sdk::SsmClient& ssm,
     }
   }
   if (!ids.values.empty()) {
-    queries.push_back({{std::move(ids)}, {}, {}});
+    queries.push_back({{std::move(ids)}, {}, {}, {}});
   }
   return queries;
 }
@@ -164,7 +175,7 @@ core::Result<ImageSearch> findImages(sdk::Ec2Client& ec2, sdk::SsmClient& ssm,
                                      const std::vector<AMISelectorTerm>& terms,
                                      const std::string& kubernetesVersion, core::TimePoint now) {
   ImageSearch out;
-  auto queries = queriesFor(ssm, terms, kubernetesVersion, out.detail);
+  auto queries = queriesFor(ssm, terms, kubernetesVersion, out.detail, out.reason);
   if (!queries) {
     return core::fail(queries.error());
   }
@@ -180,15 +191,20 @@ core::Result<ImageSearch> findImages(sdk::Ec2Client& ec2, sdk::SsmClient& ssm,
         continue;
       }
       std::vector<std::optional<Variant>> variants = {std::nullopt};
-      if (auto it = query.variants.find(image.imageId); it != query.variants.end()) {
+      if (auto it = query.variants.find(image.imageId);
+          it != query.variants.end() && !it->second.empty()) {
         variants.assign(it->second.begin(), it->second.end());
+      }
+      std::string windowsBuild;
+      if (auto it = query.windowsBuilds.find(image.imageId); it != query.windowsBuilds.end()) {
+        windowsBuild = it->second;
       }
       for (const auto& variant : variants) {
         ResolvedImage candidate{
             image.imageId,
             image.name,
             *arch,
-            variantRequirements(variant, *arch),
+            variantRequirements(variant, *arch, windowsBuild),
             image.creationDate,
             !image.deprecationTime.empty() && parseTime(image.deprecationTime) <= now};
         const std::string key = requirementsKey(candidate.requirements);
@@ -213,6 +229,7 @@ core::Result<ImageSearch> findImages(sdk::Ec2Client& ec2, sdk::SsmClient& ssm,
                    });
   if (!out.images.empty()) {
     out.detail.clear();
+    out.reason.clear();
   }
   return out;
 }

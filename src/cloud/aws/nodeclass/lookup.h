@@ -37,6 +37,9 @@ struct ImageSearch {
   // Why nothing matched, when more can be said than "no AMIs match" (an alias whose SSM
   // parameters do not exist); empty otherwise.
   std::string detail;
+  // The AMIsReady reason when nothing matched and it is not AMINotFound: "UnsupportedAlias"
+  // for an alias Karpenter refuses on this Kubernetes version. Empty otherwise.
+  std::string reason;
 };
 
 // Images for the AMI terms: alias (family@version, through the EKS SSM parameters of

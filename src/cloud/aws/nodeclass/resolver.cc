@@ -94,7 +94,8 @@ core::Result<ResolvedNodeClass> NodeClassResolver::resolve(
     out.interfaces.push_back(std::move(r));
   }
 
-  nodeclass::writeStatus(out, nodeClass, nodeclass::verdicts(out, images->detail), clock_.now());
+  nodeclass::writeStatus(out, nodeClass, nodeclass::verdicts(out, images->detail, images->reason),
+                         clock_.now());
   return out;
 }
 

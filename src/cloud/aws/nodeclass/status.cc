@@ -93,11 +93,14 @@ std::vector<api::karpenter::NetworkInterfaceStatus> interfaceStatuses(
   return out;
 }
 
-std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail) {
+std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail,
+                              const std::string& imageReason) {
   std::vector<Verdict> out;
   out.push_back(subnetsVerdict(resolved));
   out.push_back(groupsVerdict(resolved));
-  if (resolved.images.empty()) {
+  if (resolved.images.empty() && !imageReason.empty()) {
+    out.push_back({kAMIsReady, "False", imageReason, imageDetail});
+  } else if (resolved.images.empty()) {
     Verdict v = notFound(kAMIsReady, "AMINotFound", {"spec.amiSelectorTerms"}, "AMIs");
     if (!imageDetail.empty()) {
       v.message += ": " + imageDetail;

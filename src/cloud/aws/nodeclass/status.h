@@ -39,8 +39,11 @@ struct Problem {
 std::vector<Problem> validateNetwork(const ResolvedNodeClass& resolved);
 
 // The verdicts for SubnetsReady, SecurityGroupsReady, AMIsReady and ValidationSucceeded (Unknown
-// while a selector matches nothing). `imageDetail` says why no AMI matched, when known.
-std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail);
+// while a selector matches nothing). `imageDetail` says why no AMI matched, when known;
+// `imageReason`, when set, replaces AMINotFound and makes imageDetail the whole message
+// (Karpenter's UnsupportedAlias).
+std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail,
+                              const std::string& imageReason = "");
 
 // status.networkInterfaces: one entry per spec.networkInterfaces entry with selectors of its own,
 // keyed by (networkCardIndex, deviceIndex) as the launch template numbers them, with the lists

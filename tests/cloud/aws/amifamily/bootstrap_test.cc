@@ -281,11 +281,10 @@ TEST(BootstrapCustomTest, PassesTheUsersUserDataThrough) {
 }
 
 TEST(BootstrapCustomTest, AFamilyWithoutUserDataIsInvalid) {
-  auto text = bootstrapUserData(options("Windows2022"));
+  auto text = bootstrapUserData(options("Ubuntu"));
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().code(), core::Code::Invalid);
-  EXPECT_EQ(text.error().message(),
-            "spec.amiFamily: nodewright cannot write user data for Windows2022");
+  EXPECT_EQ(text.error().message(), "spec.amiFamily: nodewright cannot write user data for Ubuntu");
 }
 
 }  // namespace

@@ -32,6 +32,12 @@ inline std::string ec2Manufacturer(const std::string& m) {
   if (m == "intel") {
     return "Intel";
   }
+  if (m == "habana") {
+    return "Habana";
+  }
+  if (m == "qualcomm") {
+    return "Qualcomm";
+  }
   return m;
 }
 
@@ -73,6 +79,10 @@ inline sdk::InstanceTypeInfo toSdk(const emulators::ec2::InstanceTypeInfo& t) {
   out.acceleratorCount = t.accelerators.count;
   out.acceleratorManufacturer = ec2Manufacturer(t.accelerators.manufacturer);
   out.acceleratorName = t.accelerators.name;
+  if (t.accelerators.manufacturer == "aws") {  // Neuron devices, as EC2's NeuronInfo lists them
+    out.neuronDeviceCount = t.accelerators.count;
+    out.neuronCoreCount = t.accelerators.count * t.accelerators.neuronCoresPerDevice;
+  }
   out.instanceStorageGB = t.localNvmeGB.value_or(0);
   out.nvmeInstanceStorage = out.instanceStorageGB > 0;
   out.ebsMaximumBandwidthMbps = t.ebsMaximumBandwidthMbps;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "cloud/aws/instancetype/emulated_ec2.h"
 #include "emulators/ec2/spot_prices.h"
@@ -178,6 +179,67 @@ TEST_F(InstanceTypeProviderTest, CapacityThroughEc2MatchesKarpenter) {
   EXPECT_EQ(p4d->labels.at("karpenter.k8s.aws/instance-gpu-name"), "a100");
   EXPECT_EQ(p4d->labels.at("karpenter.k8s.aws/instance-gpu-manufacturer"), "nvidia");
   EXPECT_EQ(p4d->labels.at("topology.kubernetes.io/region"), "us-east-1");
+}
+
+// Every accelerator Karpenter v1.14 knows, with its resource and labels, as DescribeInstanceTypes
+// gives them (gpuInfo, neuronInfo with coreInfo, inferenceAcceleratorInfo).
+TEST_F(InstanceTypeProviderTest, AcceleratorsThroughEc2HaveKarpentersResourcesAndLabels) {
+  const cloud::InstanceTypes types = list();
+  struct Want {
+    std::string type;
+    std::map<std::string, int64_t> capacity;
+    std::map<std::string, std::string> labels;
+  };
+  const std::string k = "karpenter.k8s.aws/instance-";
+  for (const Want& want :
+       std::vector<Want>{{"g4ad.xlarge",
+                          {{"amd.com/gpu", 1}},
+                          {{k + "gpu-name", "radeon-pro-v520"},
+                           {k + "gpu-manufacturer", "amd"},
+                           {k + "gpu-count", "1"},
+                           {k + "gpu-memory", "8192"}}},
+                         {"dl1.24xlarge",
+                          {{"habana.ai/gaudi", 8}},
+                          {{k + "gpu-name", "gaudi-hl-205"}, {k + "gpu-manufacturer", "habana"}}},
+                         {"trn1.32xlarge",
+                          {{"aws.amazon.com/neuron", 16}, {"aws.amazon.com/neuroncore", 32}},
+                          {{k + "accelerator-name", "trainium"},
+                           {k + "accelerator-manufacturer", "aws"},
+                           {k + "accelerator-count", "16"}}},
+                         {"inf1.6xlarge",
+                          {{"aws.amazon.com/neuron", 4}, {"aws.amazon.com/neuroncore", 16}},
+                          {{k + "accelerator-name", "inferentia"}, {k + "accelerator-count", "4"}}},
+                         {"dl2q.24xlarge",
+                          {{"aws.amazon.com/neuron", 0}},
+                          {{k + "accelerator-name", "qualcomm-ai100"},
+                           {k + "accelerator-manufacturer", "qualcomm"}}}}) {
+    SCOPED_TRACE(want.type);
+    const cloud::InstanceType* t = findType(types, want.type);
+    ASSERT_NE(t, nullptr);
+    for (const auto& [resource, count] : want.capacity) {
+      auto it = t->capacity.find(resource);
+      EXPECT_EQ(it == t->capacity.end() ? 0 : it->second.value(), count) << resource;
+    }
+    for (const auto& [label, value] : want.labels) {
+      auto it = t->labels.find(label);
+      ASSERT_NE(it, t->labels.end()) << label;
+      EXPECT_EQ(it->second, value) << label;
+    }
+  }
+}
+
+TEST_F(InstanceTypeProviderTest, WindowsNodeClassesExcludeArm64Types) {
+  api::karpenter::AMISelectorTerm windows;
+  windows.alias = "windows2022@latest";
+  nodeClass_.spec.amiSelectorTerms = {windows};
+  const cloud::InstanceTypes types = list();
+  EXPECT_EQ(findType(types, "m7g.large"), nullptr);
+  EXPECT_EQ(exclusion(types, "m7g.large"),
+            "m7g.large is arm64, and Windows2022 runs on amd64 only");
+  const cloud::InstanceType* m5 = findType(types, "m5.large");
+  ASSERT_NE(m5, nullptr);
+  EXPECT_EQ(m5->labels.at("kubernetes.io/os"), "windows");
+  EXPECT_EQ(m5->labels.at("node.kubernetes.io/windows-build"), "10.0.20348");
 }
 
 TEST_F(InstanceTypeProviderTest, OfferingsArePricedPerZoneAndCapacityType) {

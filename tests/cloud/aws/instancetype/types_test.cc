@@ -183,6 +183,67 @@ TEST_F(InstanceTypeBuilderTest, NeuronTypesHaveAcceleratorLabelsAndResources) {
   EXPECT_EQ(trn.capacity.at("aws.amazon.com/neuron"), q("16"));
   EXPECT_EQ(trn.capacity.at("vpc.amazonaws.com/efa"), q("8"));
   EXPECT_EQ(build("inf2.xlarge").capacity.at("aws.amazon.com/neuron"), q("1"));
+  // NeuronCores: the devices times the cores of each (2 on Trainium and Inferentia2).
+  EXPECT_EQ(trn.capacity.at("aws.amazon.com/neuroncore"), q("32"));
+  EXPECT_EQ(build("inf2.xlarge").capacity.at("aws.amazon.com/neuroncore"), q("2"));
+  EXPECT_EQ(build("trn2.48xlarge").capacity.at("aws.amazon.com/neuroncore"), q("128"));
+}
+
+TEST_F(InstanceTypeBuilderTest, HabanaGaudiIsAGpuWithItsOwnResource) {
+  const cloud::InstanceType dl1 = build("dl1.24xlarge");
+  EXPECT_EQ(dl1.labels.at("karpenter.k8s.aws/instance-gpu-name"), "gaudi-hl-205");
+  EXPECT_EQ(dl1.labels.at("karpenter.k8s.aws/instance-gpu-manufacturer"), "habana");
+  EXPECT_EQ(dl1.labels.at("karpenter.k8s.aws/instance-gpu-count"), "8");
+  EXPECT_EQ(dl1.labels.at("karpenter.k8s.aws/instance-gpu-memory"), "32768");
+  EXPECT_EQ(dl1.capacity.at("habana.ai/gaudi"), q("8"));
+  EXPECT_EQ(dl1.capacity.count("nvidia.com/gpu"), 0u);
+  EXPECT_EQ(dl1.capacity.count("amd.com/gpu"), 0u);
+}
+
+// Karpenter labels an inference accelerator that is not a Neuron device, but gives it no
+// aws.amazon.com/neuron: only NeuronInfo counts.
+TEST_F(InstanceTypeBuilderTest, QualcommAcceleratorsAreLabelledButAreNoNeuronDevices) {
+  const cloud::InstanceType dl2q = build("dl2q.24xlarge");
+  EXPECT_EQ(dl2q.labels.at("karpenter.k8s.aws/instance-accelerator-name"), "qualcomm-ai100");
+  EXPECT_EQ(dl2q.labels.at("karpenter.k8s.aws/instance-accelerator-manufacturer"), "qualcomm");
+  EXPECT_EQ(dl2q.labels.at("karpenter.k8s.aws/instance-accelerator-count"), "8");
+  EXPECT_EQ(dl2q.capacity.count("aws.amazon.com/neuron"), 0u);
+  EXPECT_EQ(dl2q.capacity.count("aws.amazon.com/neuroncore"), 0u);
+}
+
+// Karpenter's Windows families: the os and build labels, 110 pods whatever the ENIs,
+// kube-reserved memory on those pods, a 50Gi /dev/sda1 and the VPC resource controller's
+// PrivateIPv4Address.
+TEST_F(InstanceTypeBuilderTest, WindowsFamiliesLabelTheOsAndBuildAndKeep110Pods) {
+  for (const auto& [family, build] :
+       std::vector<std::pair<std::string, std::string>>{{"Windows2019", "10.0.17763"},
+                                                        {"Windows2022", "10.0.20348"},
+                                                        {"Windows2025", "10.0.26100"}}) {
+    SCOPED_TRACE(family);
+    InstanceTypeSettings settings;
+    settings.family = family;
+    const cloud::InstanceType t = this->build("m5.large", settings);
+    EXPECT_EQ(t.labels.at("kubernetes.io/os"), "windows");
+    EXPECT_EQ(t.labels.at("node.kubernetes.io/windows-build"), build);
+    EXPECT_EQ(t.capacity.at("pods"), q("110"));
+    EXPECT_EQ(t.capacity.at("vpc.amazonaws.com/PrivateIPv4Address"), q("9"));
+    EXPECT_EQ(t.capacity.at("ephemeral-storage"), q("50Gi"));
+    EXPECT_EQ(t.kubeReserved.at("memory"), q("1465Mi"));  // 11 * 110 + 255
+  }
+  const cloud::InstanceType linux = build("m5.large");
+  EXPECT_EQ(linux.labels.at("kubernetes.io/os"), "linux");
+  EXPECT_EQ(linux.labels.count("node.kubernetes.io/windows-build"), 0u);
+  EXPECT_EQ(linux.capacity.count("vpc.amazonaws.com/PrivateIPv4Address"), 0u);
+}
+
+TEST_F(InstanceTypeBuilderTest, WindowsRunsOnAmd64Only) {
+  InstanceTypeSettings settings;
+  settings.family = "Windows2022";
+  auto builder = InstanceTypeBuilder::create(settings);
+  ASSERT_TRUE(builder);
+  auto arm = builder->build(catalogInfo("m7g.large"));
+  ASSERT_FALSE(arm);
+  EXPECT_EQ(arm.error().message(), "m7g.large is arm64, and Windows2022 runs on amd64 only");
 }
 
 TEST_F(InstanceTypeBuilderTest, GravitonAndBareMetalLabels) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "cloud/aws/nodeclass/emulated_peer.h"
 #include "cloud/aws/nodeclass/expect.h"
@@ -175,7 +176,93 @@ TEST_F(AliasMissTest, Al2HasNoImagesAfterKubernetes132) {
   nc.spec.amiSelectorTerms[0].alias = "al2@latest";
   auto r = resolver.resolve(nc);
   ASSERT_TRUE(r) << r.error().message();
-  EXPECT_EQ(condition(*r, nodeclass::kAMIsReady).status, "False");
+  api::Condition amis = condition(*r, nodeclass::kAMIsReady);
+  EXPECT_EQ(amis.status, "False");
+  // Karpenter refuses the alias before asking SSM.
+  EXPECT_EQ(amis.reason, "UnsupportedAlias");
+  EXPECT_EQ(amis.message,
+            "AL2 aliases are no longer supported on EKS 1.33+ (see "
+            "https://docs.aws.amazon.com/eks/latest/userguide/"
+            "kubernetes-versions-standard.html#kubernetes-1-33)");
+  EXPECT_EQ(peer.requests("ssm:GetParameter"), 0);
+}
+
+// The Windows aliases read AWS's ami-windows-latest parameter of their Server release; the
+// image asks for Windows nodes of that build (Karpenter's KnownRequirements) and nothing of
+// their accelerators.
+struct WindowsCase {
+  std::string name;
+  std::string alias;
+  std::string kubernetesVersion;
+  std::string family;
+  std::string parameter;
+  std::string build;
+};
+
+class WindowsAliasTest : public ::testing::TestWithParam<WindowsCase> {
+ protected:
+  core::FakeClock clock_;
+};
+
+TEST_P(WindowsAliasTest, ResolvesToOneWindowsImageOfItsBuild) {
+  const WindowsCase& c = GetParam();
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{c.kubernetesVersion});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiSelectorTerms[0].alias = c.alias;
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->family, c.family);
+  ASSERT_EQ(r->images.size(), 1u);
+  const ResolvedImage& image = r->images[0];
+  EXPECT_EQ(image.id, peer.parameter(c.parameter));
+  EXPECT_THAT(image.name, ::testing::StartsWith("Windows_Server-"));
+  std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> got;
+  for (const auto& req : image.requirements) {
+    got.emplace_back(req.key, req.operator_, req.values);
+  }
+  EXPECT_EQ(got, (std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>{
+                     {"kubernetes.io/arch", "In", {"amd64"}},
+                     {"kubernetes.io/os", "In", {"windows"}},
+                     {"node.kubernetes.io/windows-build", "In", {c.build}}}));
+  EXPECT_EQ(condition(*r, nodeclass::kAMIsReady).status, "True");
+  ASSERT_EQ(r->status.amis.size(), 1u);
+  EXPECT_EQ(r->status.amis[0].requirements.size(), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Releases, WindowsAliasTest,
+    ::testing::Values(WindowsCase{"Windows2019", "windows2019@latest", "1.32", "Windows2019",
+                                  "/aws/service/ami-windows-latest/"
+                                  "Windows_Server-2019-English-Core-EKS_Optimized-1.32/image_id",
+                                  "10.0.17763"},
+                      WindowsCase{"Windows2022", "windows2022@latest", "1.32", "Windows2022",
+                                  "/aws/service/ami-windows-latest/"
+                                  "Windows_Server-2022-English-Core-EKS_Optimized-1.32/image_id",
+                                  "10.0.20348"},
+                      WindowsCase{"Windows2025", "windows2025@latest", "1.35", "Windows2025",
+                                  "/aws/service/ami-windows-latest/"
+                                  "Windows_Server-2025-English-Core-EKS_Optimized-1.35/image_id",
+                                  "10.0.26100"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST_F(AliasMissTest, Windows2025NeedsKubernetes135) {
+  EmulatedPeer peer(clock_, emulators::testing::fastOptions());
+  ASSERT_TRUE(peer.ok());
+  NodeClassResolver resolver(clock_, peer.ec2(), peer.ssm(), ResolverOptions{"1.34"});
+  auto nc = discoveryNodeClass();
+  nc.spec.amiSelectorTerms[0].alias = "windows2025@latest";
+  auto r = resolver.resolve(nc);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->family, "Windows2025");
+  EXPECT_TRUE(r->images.empty());
+  api::Condition amis = condition(*r, nodeclass::kAMIsReady);
+  EXPECT_EQ(amis.status, "False");
+  EXPECT_EQ(amis.reason, "UnsupportedAlias");
+  EXPECT_EQ(amis.message,
+            "Windows Server 2025 requires EKS version 1.35 or higher, current version: 1.34");
+  EXPECT_EQ(peer.requests("ssm:GetParameter"), 0);
 }
 
 TEST_F(AliasMissTest, CustomFamilyWithAnAliasKeepsCustom) {
