@@ -109,7 +109,7 @@ TEST(WindowsEndToEnd, Windows2022NodeClassBecomesReadyAndItsPodsRunOnWindowsNode
   ASSERT_TRUE(kube::testing::eventually([&] { return ready() == "True"; }, 60s))
       << cluster.kubectl({"get", "ec2nodeclass", "windows2022", "-o", "yaml"});
   // The resolved image is the one behind AWS's parameter, and asks for Windows of its build.
-  const std::string image = cluster.emulator()->world().ssmParameters.at(kParameter);
+  const std::string image = cluster.emulator()->emulator().world().ssmParameters.at(kParameter);
   EXPECT_EQ(cluster.kubectl(
                 {"get", "ec2nodeclass", "windows2022", "-o", "jsonpath={.status.amis[*].id}"}),
             image);
