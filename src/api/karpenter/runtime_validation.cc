@@ -11,50 +11,10 @@
 #include <utility>
 
 #include "api/karpenter/rules.h"
+#include "api/karpenter/well_known_labels.h"
 
 namespace nodewright::api::karpenter {
 namespace {
-
-// kubernetes-sigs/karpenter v1.14 pkg/apis/v1/labels.go WellKnownLabels, with the keys
-// aws/karpenter-provider-aws v1.14 pkg/apis/v1/labels.go inserts at init.
-const std::set<std::string, std::less<>> kWellKnownLabels = {
-    "karpenter.sh/nodepool",
-    "topology.kubernetes.io/zone",
-    "topology.kubernetes.io/region",
-    "node.kubernetes.io/instance-type",
-    "kubernetes.io/arch",
-    "kubernetes.io/os",
-    "karpenter.sh/capacity-type",
-    "node.kubernetes.io/windows-build",
-    "karpenter.k8s.aws/capacity-reservation-id",
-    "karpenter.k8s.aws/capacity-reservation-type",
-    "karpenter.k8s.aws/capacity-reservation-interruptible",
-    "karpenter.k8s.aws/instance-hypervisor",
-    "karpenter.k8s.aws/instance-encryption-in-transit-supported",
-    "karpenter.k8s.aws/instance-category",
-    "karpenter.k8s.aws/instance-capability-flex",
-    "karpenter.k8s.aws/instance-family",
-    "karpenter.k8s.aws/instance-generation",
-    "karpenter.k8s.aws/instance-size",
-    "karpenter.k8s.aws/instance-local-nvme",
-    "karpenter.k8s.aws/instance-cpu",
-    "karpenter.k8s.aws/instance-cpu-manufacturer",
-    "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz",
-    "karpenter.k8s.aws/instance-memory",
-    "karpenter.k8s.aws/instance-ebs-bandwidth",
-    "karpenter.k8s.aws/instance-network-bandwidth",
-    "karpenter.k8s.aws/instance-gpu-name",
-    "karpenter.k8s.aws/instance-gpu-manufacturer",
-    "karpenter.k8s.aws/instance-gpu-count",
-    "karpenter.k8s.aws/instance-gpu-memory",
-    "karpenter.k8s.aws/instance-accelerator-name",
-    "karpenter.k8s.aws/instance-accelerator-manufacturer",
-    "karpenter.k8s.aws/instance-accelerator-count",
-    "topology.k8s.aws/zone-id",
-    "karpenter.k8s.aws/instance-tenancy",
-    "karpenter.k8s.aws/placement-group-id",
-    "karpenter.k8s.aws/placement-group-partition",
-};
 
 // RestrictedLabelDomains (core karpenter.sh plus the AWS provider's own group).
 constexpr std::array<std::string_view, 2> kRestrictedDomains = {"karpenter.sh",
@@ -149,7 +109,7 @@ void taintErrors(const std::vector<Taint>& taints, std::string_view field,
 }  // namespace
 
 bool isWellKnownLabel(const std::string& key) {
-  return kWellKnownLabels.contains(key);
+  return wellKnownLabels().contains(key);
 }
 
 std::string restrictedLabelReason(const std::string& key) {

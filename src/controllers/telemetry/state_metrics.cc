@@ -9,6 +9,7 @@
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
 #include "api/karpenter/well_known.h"
+#include "api/karpenter/well_known_labels.h"
 #include "controllers/provisioning/pending_pods.h"
 #include "controllers/telemetry/karpenter.h"
 
@@ -20,47 +21,6 @@ using api::corev1::Pod;
 using api::corev1::ResourceList;
 using api::karpenter::NodeClaim;
 using api::karpenter::NodePool;
-
-// Karpenter's WellKnownLabels with the AWS provider's additions (its pkg/apis/v1/labels.go
-// init), each reported as a node metric label.
-constexpr const char* kWellKnownLabels[] = {
-    "karpenter.sh/nodepool",
-    "topology.kubernetes.io/zone",
-    "topology.kubernetes.io/region",
-    "node.kubernetes.io/instance-type",
-    "kubernetes.io/arch",
-    "kubernetes.io/os",
-    "karpenter.sh/capacity-type",
-    "node.kubernetes.io/windows-build",
-    "karpenter.k8s.aws/capacity-reservation-id",
-    "karpenter.k8s.aws/capacity-reservation-type",
-    "karpenter.k8s.aws/capacity-reservation-interruptible",
-    "karpenter.k8s.aws/instance-hypervisor",
-    "karpenter.k8s.aws/instance-encryption-in-transit-supported",
-    "karpenter.k8s.aws/instance-category",
-    "karpenter.k8s.aws/instance-capability-flex",
-    "karpenter.k8s.aws/instance-family",
-    "karpenter.k8s.aws/instance-generation",
-    "karpenter.k8s.aws/instance-size",
-    "karpenter.k8s.aws/instance-local-nvme",
-    "karpenter.k8s.aws/instance-cpu",
-    "karpenter.k8s.aws/instance-cpu-manufacturer",
-    "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz",
-    "karpenter.k8s.aws/instance-memory",
-    "karpenter.k8s.aws/instance-ebs-bandwidth",
-    "karpenter.k8s.aws/instance-network-bandwidth",
-    "karpenter.k8s.aws/instance-gpu-name",
-    "karpenter.k8s.aws/instance-gpu-manufacturer",
-    "karpenter.k8s.aws/instance-gpu-count",
-    "karpenter.k8s.aws/instance-gpu-memory",
-    "karpenter.k8s.aws/instance-accelerator-name",
-    "karpenter.k8s.aws/instance-accelerator-manufacturer",
-    "karpenter.k8s.aws/instance-accelerator-count",
-    "topology.k8s.aws/zone-id",
-    "karpenter.k8s.aws/instance-tenancy",
-    "karpenter.k8s.aws/placement-group-id",
-    "karpenter.k8s.aws/placement-group-partition",
-};
 
 std::string metricLabelOf(std::string_view key) {
   return resourceTypeLabel(key.substr(key.find('/') + 1));
@@ -74,7 +34,7 @@ runtime::Labels nodeLabels(const Node& node, bool managed) {
       out[1] = phase->get<std::string>();
     }
   }
-  for (const char* key : kWellKnownLabels) {
+  for (const std::string& key : api::karpenter::wellKnownLabels()) {
     out.push_back(labelValue(node.metadata, key));
   }
   return out;
@@ -166,7 +126,7 @@ std::vector<runtime::Request> singleton(const api::Object&) {
 const std::vector<std::string>& nodeMetricLabelNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out{"node_name", "phase", "managed"};
-    for (const char* key : kWellKnownLabels) {
+    for (const std::string& key : api::karpenter::wellKnownLabels()) {
       out.push_back(metricLabelOf(key));
     }
     return out;
