@@ -283,7 +283,9 @@ std::vector<uint64_t> Histogram::cumulative() const {
 
 Summary::Summary(const std::vector<double>& quantiles) {
   for (double q : quantiles) {
-    if (q >= 0 && q <= 1) quantiles_.push_back(q);
+    if (q >= 0 && q <= 1) {
+      quantiles_.push_back(q);
+    }
   }
   std::sort(quantiles_.begin(), quantiles_.end());
   quantiles_.erase(std::unique(quantiles_.begin(), quantiles_.end()), quantiles_.end());
@@ -293,7 +295,9 @@ void Summary::observe(double v) {
   std::lock_guard lock(mu_);
   ++count_;
   sum_ += v;
-  if (std::isnan(v)) return;  // counted and summed as Go does, but never a quantile
+  if (std::isnan(v)) {
+    return;  // counted and summed as Go does, but never a quantile
+  }
   if (window_.size() < kWindow) {
     window_.push_back(v);
   } else {

@@ -186,10 +186,18 @@ std::optional<std::vector<std::string>> registeredLabels(runtime::Registry& regi
                                                          const Documented& row) {
   // Asking for a family registers it if missing: only trust families the render lists.
   const std::string type = row.type;
-  if (type == "counter") return registry.counter(row.name, "").labelNames();
-  if (type == "gauge") return registry.gauge(row.name, "").labelNames();
-  if (type == "histogram") return registry.histogram(row.name, "").labelNames();
-  if (type == "summary") return registry.summary(row.name, "").labelNames();
+  if (type == "counter") {
+    return registry.counter(row.name, "").labelNames();
+  }
+  if (type == "gauge") {
+    return registry.gauge(row.name, "").labelNames();
+  }
+  if (type == "histogram") {
+    return registry.histogram(row.name, "").labelNames();
+  }
+  if (type == "summary") {
+    return registry.summary(row.name, "").labelNames();
+  }
   return std::nullopt;
 }
 

@@ -164,8 +164,9 @@ TEST(MetricsTest, RemovedChildIsNoLongerRendered) {
 TEST(MetricsTest, SummaryRendersQuantilesSumAndCount) {
   Registry registry;
   auto& startup = registry.summary("startup_seconds", "Startup.", {"pool"});
-  for (double v : {4.0, 1.0, 3.0, 2.0})
+  for (double v : {4.0, 1.0, 3.0, 2.0}) {
     startup.with({"a"}).observe(v);
+  }
   const std::string text = registry.render();
   EXPECT_EQ(text,
             "# HELP startup_seconds Startup.\n"
@@ -193,8 +194,9 @@ TEST(MetricsTest, SummaryWithoutObservationsHasNaNQuantiles) {
 
 TEST(MetricsTest, SummaryKeepsOnlyTheLatestWindow) {
   Summary summary({0, 1});
-  for (size_t i = 0; i < Summary::kWindow + 10; ++i)
+  for (size_t i = 0; i < Summary::kWindow + 10; ++i) {
     summary.observe(static_cast<double>(i));
+  }
   auto q = summary.quantiles();
   ASSERT_EQ(q.size(), 2u);
   EXPECT_EQ(q[0].second, 10);  // the first ten fell out of the window

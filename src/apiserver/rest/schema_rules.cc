@@ -14,12 +14,16 @@ using api::Json;
 
 void walkEnums(const Json& value, const Json& schema, const FieldPath& path,
                api::FieldErrors& errors) {
-  if (!schema.is_object()) return;
+  if (!schema.is_object()) {
+    return;
+  }
   if (auto it = schema.find("enum"); it != schema.end() && it->is_array() && value.is_string() &&
                                      value.get<std::string>().empty()) {
     std::vector<std::string> allowed;
     for (const Json& e : *it) {
-      if (e.is_string()) allowed.push_back(e.get<std::string>());
+      if (e.is_string()) {
+        allowed.push_back(e.get<std::string>());
+      }
     }
     if (std::find(allowed.begin(), allowed.end(), "") == allowed.end()) {
       errors.push_back({path.str(), api::fielderr::unsupported(value, allowed)});
@@ -55,9 +59,15 @@ api::FieldErrors explicitEmptyEnumErrors(const Json& sent, const Json& schema) {
 }
 
 api::FieldErrors transitionErrors(const Resource& resource, const Json& current, const Json& next) {
-  if (resource.model == nullptr || resource.group != "karpenter.sh") return {};
-  if (resource.kind == "NodePool") return api::karpenter::nodePoolTransitionErrors(current, next);
-  if (resource.kind == "NodeClaim") return api::karpenter::nodeClaimTransitionErrors(current, next);
+  if (resource.model == nullptr || resource.group != "karpenter.sh") {
+    return {};
+  }
+  if (resource.kind == "NodePool") {
+    return api::karpenter::nodePoolTransitionErrors(current, next);
+  }
+  if (resource.kind == "NodeClaim") {
+    return api::karpenter::nodeClaimTransitionErrors(current, next);
+  }
   return {};
 }
 
