@@ -2,7 +2,8 @@
 """Braces always (STYLE.md): lists if/else/for/while bodies written without braces, or adds them.
 
 clang-format 14, Debian's, has no InsertBraces, so this does what that option would.
-Usage: scripts/braces.py [--fix] DIR_OR_FILE...   (exit 1 when --check finds any)
+Usage: scripts/braces.py [--fix] [DIR_OR_FILE...]   (exit 1 when the check finds any)
+Without paths it reads the project's code: src, tests, bench and fuzz.
 """
 import pathlib
 import re
@@ -154,10 +155,16 @@ def sources(args):
                 yield f
 
 
+DEFAULT_PATHS = ("src", "tests", "bench", "fuzz")
+
+
 def main(argv):
     fix = argv[:1] == ["--fix"]
+    paths = (argv[1:] if fix else argv) or [
+        str(pathlib.Path(__file__).resolve().parent.parent / d) for d in DEFAULT_PATHS
+    ]
     found = 0
-    for path in sources(argv[1:] if fix else argv):
+    for path in sources(paths):
         src = original = path.read_text()
         if fix:
             for _ in range(10):
