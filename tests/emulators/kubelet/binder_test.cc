@@ -21,9 +21,24 @@ class BinderTest : public ::testing::Test {
   }
   void TearDown() override { cluster_.stop(); }
 
+  // Returns once the binder's informer has the node: a pod planned before it would be marked
+  // unschedulable, and placements() takes that mark as the answer.
   void createNode(const Node& node) {
     auto created = cluster_.nodes.create(node);
     ASSERT_TRUE(created) << created.error().describe();
+    const kube::Cache& seen = cluster_.manager->informerFor<Node>().cache();
+    EXPECT_TRUE(cluster_.advanceUntil(
+        [&] {
+          for (const api::Object& object : seen.list()) {
+            const Node* stored = object.as<Node>();
+            if (stored != nullptr && stored->metadata.name == node.metadata.name) {
+              return true;
+            }
+          }
+          return false;
+        },
+        std::chrono::milliseconds(10)))
+        << "the binder never saw node " << node.metadata.name;
   }
   void createPod(const Pod& pod) {
     auto created = cluster_.pods.create(pod);
