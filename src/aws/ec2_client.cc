@@ -75,6 +75,18 @@ ApiResult<std::vector<Subnet>> Ec2Client::describeSubnets(const std::vector<Filt
   return ec2xml::collectList(client_, "DescribeSubnets", b.pairs(), "subnetSet", &ec2xml::subnet);
 }
 
+ApiResult<std::vector<CapacityReservation>> Ec2Client::describeCapacityReservations(
+    const std::vector<Filter>& filters, const std::vector<std::string>& ids) {
+  ParamBuilder b;
+  b.list("CapacityReservationId", ids);
+  addFilters(b, filters);
+  if (ids.empty()) {
+    b.set("MaxResults", kLargePage);
+  }
+  return ec2xml::collectList(client_, "DescribeCapacityReservations", b.pairs(),
+                             "capacityReservationSet", &ec2xml::capacityReservation);
+}
+
 ApiResult<std::vector<SecurityGroup>> Ec2Client::describeSecurityGroups(
     const std::vector<Filter>& filters, const std::vector<std::string>& ids) {
   ParamBuilder b;

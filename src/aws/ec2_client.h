@@ -32,6 +32,9 @@ class Ec2Client {
                                                const std::vector<std::string>& owners = {});
   // The newest price per (type, zone) since `since`, ProductDescription Linux/UNIX. With no
   // names, every type.
+  // Every page; NotFound codes (InvalidCapacityReservationId.NotFound) for an unknown id.
+  ApiResult<std::vector<CapacityReservation>> describeCapacityReservations(
+      const std::vector<Filter>& filters, const std::vector<std::string>& ids = {});
   ApiResult<std::vector<SpotPrice>> describeSpotPriceHistory(
       const std::vector<std::string>& instanceTypes, core::TimePoint since);
 

@@ -93,6 +93,17 @@ void addLaunchTemplateData(ParamBuilder d, const LaunchTemplateData& data) {
       d.tagSpecification(type, tags);
     }
   }
+  if (!data.capacityReservationPreference.empty()) {
+    ParamBuilder cr = d.nested("CapacityReservationSpecification");
+    cr.set("CapacityReservationPreference", data.capacityReservationPreference);
+    if (!data.capacityReservationId.empty()) {
+      cr.nested("CapacityReservationTarget")
+          .set("CapacityReservationId", data.capacityReservationId);
+    }
+  }
+  if (!data.marketType.empty()) {
+    d.nested("InstanceMarketOptions").set("MarketType", data.marketType);
+  }
 }
 
 }  // namespace
@@ -179,6 +190,10 @@ ApiResult<FleetResult> Ec2Client::createFleet(const FleetRequest& request) {
   ParamBuilder capacity = b.nested("TargetCapacitySpecification");
   capacity.set("TotalTargetCapacity", request.targetCapacity);
   capacity.setIfNotEmpty("DefaultTargetCapacityType", request.capacityType);
+  if (request.capacityType == "reserved-capacity") {
+    b.nested("ReservedCapacityOptions")
+        .list("ReservationType", {"interruptible-capacity-reservation"});
+  }
   if (!request.allocationStrategy.empty()) {
     b.nested(request.capacityType == "spot" ? "SpotOptions" : "OnDemandOptions")
         .set("AllocationStrategy", request.allocationStrategy);

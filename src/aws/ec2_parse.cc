@@ -348,6 +348,9 @@ Instance instance(pugi::xml_node item) {
   i.privateDnsName = text(item, "privateDnsName");
   i.publicIpAddress = text(item, "ipAddress");
   i.lifecycle = text(item, "instanceLifecycle");
+  i.capacityReservationId = text(item, "capacityReservationId");
+  i.capacityReservationPreference =
+      text(item.child("capacityReservationSpecification"), "capacityReservationPreference");
   i.launchTime = time(item, "launchTime");
   i.securityGroupIds = groupIds(item.child("groupSet"));
   for (pugi::xml_node ni : members(item.child("networkInterfaceSet"))) {
@@ -359,6 +362,26 @@ Instance instance(pugi::xml_node item) {
   }
   i.tags = tags(item);
   return i;
+}
+
+CapacityReservation capacityReservation(pugi::xml_node item) {
+  CapacityReservation r;
+  r.capacityReservationId = text(item, "capacityReservationId");
+  r.ownerId = text(item, "ownerId");
+  r.instanceType = text(item, "instanceType");
+  r.availabilityZone = text(item, "availabilityZone");
+  r.availabilityZoneId = text(item, "availabilityZoneId");
+  r.totalInstanceCount = integer(item, "totalInstanceCount");
+  r.availableInstanceCount = integer(item, "availableInstanceCount");
+  r.state = text(item, "state");
+  r.instanceMatchCriteria = text(item, "instanceMatchCriteria");
+  r.reservationType = text(item, "reservationType");
+  if (item.child("endDate")) {
+    r.endDate = time(item, "endDate");
+  }
+  r.interruptible = optBoolean(item, "interruptible").value_or(false);
+  r.tags = tags(item);
+  return r;
 }
 
 InstanceStateChange stateChange(pugi::xml_node item) {

@@ -186,6 +186,13 @@ struct LaunchTemplateData {
   std::string nestedVirtualization;  // CpuOptions.NestedVirtualization; empty: not sent
   // TagSpecification.N for the instance, its volumes and its network interfaces.
   Tags resourceTags;
+  // CapacityReservationSpecification: the preference ("open", "none",
+  // "capacity-reservations-only") and the reservation it targets; empty: not sent.
+  std::string capacityReservationPreference;
+  std::string capacityReservationId;
+  // InstanceMarketOptions.MarketType for reserved launches: "capacity-block" or
+  // "interruptible-capacity-reservation"; empty: not sent.
+  std::string marketType;
 };
 
 struct LaunchTemplate {
@@ -215,7 +222,9 @@ struct FleetLaunchTemplateConfig {
 
 struct FleetRequest {
   std::vector<FleetLaunchTemplateConfig> launchTemplateConfigs;
-  std::string capacityType;        // "spot" | "on-demand": DefaultTargetCapacityType
+  // DefaultTargetCapacityType: "spot" | "on-demand" | "capacity-block" | "reserved-capacity"
+  // (interruptible capacity reservations, sent with ReservedCapacityOptions).
+  std::string capacityType;
   std::string allocationStrategy;  // "price-capacity-optimized", "lowest-price", ...
   int targetCapacity = 1;
   std::string clientToken;  // at most 64 ASCII characters
@@ -263,10 +272,32 @@ struct Instance {
   std::string privateIpAddress;
   std::string privateDnsName;
   std::string publicIpAddress;
-  std::string lifecycle;  // "spot", or empty for on-demand (as EC2 reports it)
+  // "spot", "capacity-block", "interruptible-capacity-reservation", or empty for on-demand (as
+  // EC2 reports it).
+  std::string lifecycle;
+  std::string capacityReservationId;          // the reservation it runs in; empty: none
+  std::string capacityReservationPreference;  // "open", "none", "capacity-reservations-only"
   core::TimePoint launchTime;
   std::vector<std::string> securityGroupIds;
   std::vector<InstanceNetworkInterface> networkInterfaces;
+  Tags tags;
+};
+
+// DescribeCapacityReservations ----------------------------------------------------------------
+
+struct CapacityReservation {
+  std::string capacityReservationId;
+  std::string ownerId;
+  std::string instanceType;
+  std::string availabilityZone;
+  std::string availabilityZoneId;
+  int64_t totalInstanceCount = 0;
+  int64_t availableInstanceCount = 0;
+  std::string state;                  // "active", "expired", "cancelled", ...
+  std::string instanceMatchCriteria;  // "open" | "targeted"
+  std::string reservationType;        // "default" | "capacity-block"; empty: default
+  std::optional<core::TimePoint> endDate;
+  bool interruptible = false;
   Tags tags;
 };
 

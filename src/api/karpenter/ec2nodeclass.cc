@@ -409,6 +409,40 @@ const StructSchema& describe(Tag<AMIStatus>) {
   return s;
 }
 
+const StructSchema& describe(Tag<CapacityReservationStatus>) {
+  using T = CapacityReservationStatus;
+  static const StructSchema s =
+      StructBuilder<T>("CapacityReservation", "A resolved capacity reservation.")
+          .field<&T::availabilityZone>("availabilityZone",
+                                       "The availability zone the reservation is in.")
+          .required()
+          .field<&T::endTime>("endTime",
+                              "When the reservation expires and its capacity is released.")
+          .field<&T::id>("id", "The capacity reservation ID.")
+          .required()
+          .pattern("^cr-[0-9a-z]+$")
+          .field<&T::instanceMatchCriteria>("instanceMatchCriteria",
+                                            "Which launches the reservation accepts.")
+          .required()
+          .enums({"open", "targeted"})
+          .field<&T::instanceType>("instanceType", "The instance type of the reservation.")
+          .required()
+          .field<&T::ownerID>("ownerID", "The account that owns the reservation.")
+          .required()
+          .pattern("^[0-9]{12}$")
+          .field<&T::reservationType>("reservationType", "The type of the reservation.")
+          .enums({"default", "capacity-block"})
+          .defaultsTo("default")
+          .field<&T::interruptible>("interruptible",
+                                    "Whether instances in the reservation can be interrupted.")
+          .field<&T::state>("state",
+                            "active, or expiring for a capacity block in EC2's reclaim window.")
+          .enums({"active", "expiring"})
+          .defaultsTo("active")
+          .build();
+  return s;
+}
+
 const StructSchema& describe(Tag<NetworkInterfaceStatus>) {
   using T = NetworkInterfaceStatus;
   static const StructSchema s =
@@ -435,6 +469,8 @@ const StructSchema& describe(Tag<EC2NodeClassStatus>) {
           .field<&S::subnets>("subnets", "Subnets currently matched by the selectors.")
           .field<&S::securityGroups>("securityGroups",
                                      "Security groups currently matched by the selectors.")
+          .field<&S::capacityReservations>(
+              "capacityReservations", "Capacity reservations currently matched by the selectors.")
           .field<&S::amis>("amis", "AMIs currently matched by the selectors.")
           .field<&S::networkInterfaces>("networkInterfaces",
                                         "Subnets and security groups of the network interfaces "

@@ -170,9 +170,25 @@ struct NetworkInterfaceStatus {
 };
 const reflect::StructSchema& describe(reflect::Tag<NetworkInterfaceStatus>);
 
+// A capacity reservation the selectors matched, as EC2 describes it. `state` is "expiring" for a
+// capacity block within EC2's reclaim window before its end (Karpenter: 40 minutes).
+struct CapacityReservationStatus {
+  std::string availabilityZone;
+  std::optional<core::Time> endTime;
+  std::string id;
+  std::string instanceMatchCriteria;  // open | targeted
+  std::string instanceType;
+  std::string ownerID;
+  std::string reservationType = "default";  // default | capacity-block
+  bool interruptible = false;
+  std::string state = "active";  // active | expiring
+};
+const reflect::StructSchema& describe(reflect::Tag<CapacityReservationStatus>);
+
 struct EC2NodeClassStatus {
   std::vector<SubnetStatus> subnets;
   std::vector<SecurityGroupStatus> securityGroups;
+  std::vector<CapacityReservationStatus> capacityReservations;
   std::vector<AMIStatus> amis;
   std::vector<NetworkInterfaceStatus> networkInterfaces;
   std::string instanceProfile;

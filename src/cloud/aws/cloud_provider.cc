@@ -21,6 +21,15 @@ std::string notReadyMessage(const ResolvedNodeClass& resolved) {
   return "it has no Ready condition";
 }
 
+// Whether `requirements` allow the reserved capacity type; as for a claim, an unmentioned
+// capacity type is on-demand only.
+bool allowsReserved(
+    const std::vector<api::karpenter::NodeSelectorRequirementWithMinValues>& requirements) {
+  api::karpenter::NodeClaim probe;
+  probe.spec.requirements = requirements;
+  return claimAllows(probe, kLabelCapacityType, kCapacityTypeReserved);
+}
+
 int efaRequested(const api::karpenter::NodeClaim& claim) {
   auto it = claim.spec.resources.requests.find(kResourceEfa);
   return it == claim.spec.resources.requests.end() ? 0 : static_cast<int>(it->second.value());
@@ -70,7 +79,17 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
   }
   // Held until the launch is done: the candidates point into it.
   const std::shared_ptr<const InstanceTypes> shared = std::move(*types);
-  CandidateTypes candidates = launchableTypes(shared->compatible, claim);
+  std::vector<UsableReservation> reservations;
+  std::vector<InstanceType> withReserved;  // the shared types and their reserved offerings
+  if (allowsReserved(claim.spec.requirements)) {
+    reservations = usableReservations(view->resolved);
+  }
+  if (!reservations.empty()) {
+    withReserved = shared->compatible;
+    addReservedOfferings(withReserved, reservations, view->zones);
+  }
+  CandidateTypes candidates =
+      launchableTypes(reservations.empty() ? shared->compatible : withReserved, claim);
   if (candidates.types.empty()) {
     return core::fail(
         core::Error(core::Code::InsufficientCapacity,
@@ -78,10 +97,14 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
                                 candidates.emptyReason, shared->excluded.size(),
                                 view->nodeClass.metadata.name)));
   }
-  auto instance =
-      providers_.instances.create({claim, view->nodeClass, view->resolved, candidates.types});
+  auto instance = providers_.instances.create(
+      {claim, view->nodeClass, view->resolved, candidates.types, std::move(reservations)});
   if (!instance) {
     return core::fail(instance.error());
+  }
+  if (!instance->capacityReservationId.empty()) {
+    providers_.resolver.capacityReservations().markLaunched(instance->capacityReservationId,
+                                                            instance->launchTime);
   }
   const InstanceType* launched = nullptr;
   for (const InstanceType* type : candidates.types) {
@@ -150,9 +173,31 @@ core::Status AwsCloudProvider::remove(std::string_view providerID) {
   }
   {
     std::lock_guard lock(mu_);
-    facts_.erase(*id);
+    auto it = facts_.find(*id);
+    if (it != facts_.end()) {
+      if (!it->second.capacityReservationId.empty()) {
+        terminating_[*id] = it->second.capacityReservationId;
+      }
+      facts_.erase(it);
+    }
   }
-  return providers_.instances.remove(*id);
+  auto removed = providers_.instances.remove(*id);
+  if (!removed && removed.error().is(core::Code::NotFound)) {
+    std::string reservation;
+    {
+      std::lock_guard lock(mu_);
+      auto it = terminating_.find(*id);
+      if (it != terminating_.end()) {
+        reservation = it->second;
+        terminating_.erase(it);
+      }
+    }
+    if (!reservation.empty()) {
+      // As Karpenter: the instance is gone, so its reservation has room again until EC2 says.
+      providers_.resolver.capacityReservations().markTerminated(reservation);
+    }
+  }
+  return removed;
 }
 
 core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter::NodePool& pool) {
@@ -162,7 +207,20 @@ core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter
     return core::fail(view.error().wrap("NodePool " + pool.metadata.name));
   }
   const auto& kubelet = effectiveKubelet(view->nodeClass.spec, tmpl.kubelet);
-  return providers_.instanceTypes.list(view->nodeClass, kubelet, view->zones);
+  auto types = providers_.instanceTypes.list(view->nodeClass, kubelet, view->zones);
+  if (types && allowsReserved(tmpl.requirements)) {
+    addReservedOfferings(types->compatible, usableReservations(view->resolved), view->zones);
+  }
+  return types;
+}
+
+std::vector<UsableReservation> AwsCloudProvider::usableReservations(
+    const ResolvedNodeClass& resolved) {
+  std::vector<UsableReservation> out;
+  for (const auto& r : resolved.capacityReservations) {
+    out.push_back({r, providers_.resolver.capacityReservations().available(r.id)});
+  }
+  return out;
 }
 
 core::Result<std::vector<DriftCheck>> AwsCloudProvider::isDrifted(

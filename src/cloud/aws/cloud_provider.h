@@ -71,6 +71,8 @@ class AwsCloudProvider final : public CloudProvider {
     std::vector<std::string> zones;  // of the resolved subnets, sorted
   };
   core::Result<NodeClassView> nodeClass(const std::string& name);
+  // The node class's reservations with what each can take now.
+  std::vector<UsableReservation> usableReservations(const ResolvedNodeClass& resolved);
   // The instance's machine, with the labels and resources of its type when the type is known.
   Machine machineOf(const sdk::Instance& instance, const InstanceType* type) const;
 
@@ -88,12 +90,15 @@ class AwsCloudProvider final : public CloudProvider {
   NodeClassLookup nodeClasses_;
   const api::karpenter::HashPolicy hashPolicy_;
 
-  std::mutex mu_;  // guards the two caches; never held across a call to EC2
+  std::mutex mu_;  // guards the caches; never held across a call to EC2
   // By name; an entry whose node class has no resourceVersion (tests' lookups) is not kept.
   std::map<std::string, std::shared_ptr<const DriftEntry>> driftEntries_;
   // By instance id: what DescribeInstances (get, list, isDrifted) told; list() replaces it, so it
   // holds what EC2 runs.
   std::map<std::string, InstanceFacts> facts_;
+  // By instance id: the reservation of a reserved instance being removed, until remove() finds
+  // it gone.
+  std::map<std::string, std::string> terminating_;
 };
 
 }  // namespace nodewright::cloud::aws

@@ -70,6 +70,10 @@ core::Result<std::unique_ptr<AwsStack>> AwsStack::create(const core::Clock& cloc
   templates.cluster = options.cluster;
   s->launchTemplates_ = std::make_unique<LaunchTemplateProvider>(*s->ec2_, clock, templates);
   options.instances.clusterName = options.cluster.name;
+  NodeClassResolver* reservationsOf = s->resolver_.get();
+  options.instances.reservationFull = [reservationsOf](const std::string& id) {
+    reservationsOf->capacityReservations().markUnavailable(id);
+  };
   s->instances_ = std::make_unique<InstanceProvider>(*s->ec2_, *s->launchTemplates_,
                                                      *s->unavailable_, clock, options.instances);
   s->provider_ = std::make_unique<AwsCloudProvider>(

@@ -52,5 +52,8 @@ void addInstanceActions(ActionTable& table);
 // DetachNetworkInterface: takes a secondary interface off a running instance out of band, as
 // an operator (or a bug) would, so drift of a node's interfaces can be shown.
 void addInterfaceActions(ActionTable& table);
+// CreateCapacityReservation, DescribeCapacityReservations, CancelCapacityReservation
+// (capacity_reservations.h).
+void addCapacityReservationActions(ActionTable& table);
 
 }  // namespace nodewright::emulators::ec2

@@ -133,6 +133,7 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
   addLaunchTemplateActions(actions_);
   addInstanceActions(actions_);
   addInterfaceActions(actions_);
+  addCapacityReservationActions(actions_);
 }
 
 std::string Ec2Emulator::nextRequestId() {

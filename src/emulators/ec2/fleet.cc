@@ -122,7 +122,9 @@ aws::ApiResult<FleetRequest> parseRequest(ActionContext& ctx) {
   }
   req.total = total.value_or(0);
   const std::string defaultType =
-      capacity.oneOf("DefaultTargetCapacityType", {"on-demand", "spot", "capacity-block"})
+      capacity
+          .oneOf("DefaultTargetCapacityType",
+                 {"on-demand", "spot", "capacity-block", "reserved-capacity"})
           .value_or("on-demand");  // GUESS: EC2's default for instant fleets
   req.onDemand = readOptions(r.sub("OnDemandOptions"), {"lowest-price", "prioritized"});
   req.spot = readOptions(r.sub("SpotOptions"),

@@ -241,6 +241,11 @@ void renderInstance(pugi::xml_node item, const Resource& r) {
   if (a->lifecycle == "spot") {
     addText(item, "instanceLifecycle", "spot");
     addText(item, "spotInstanceRequestId", a->spotInstanceRequestId);
+  } else if (a->lifecycle != "on-demand") {
+    addText(item, "instanceLifecycle", a->lifecycle);  // capacity-block, interruptible-...
+  }
+  if (!a->capacityReservationId.empty()) {
+    addText(item, "capacityReservationId", a->capacityReservationId);
   }
   addText(item, "virtualizationType", "hvm");
   addText(item, "clientToken", a->clientToken);
@@ -318,7 +323,8 @@ std::vector<std::string> instanceFilterValues(const Resource& r, std::string_vie
     return {a->imageId};
   }
   if (name == "instance-lifecycle") {
-    return a->lifecycle == "spot" ? std::vector<std::string>{"spot"} : std::vector<std::string>{};
+    return a->lifecycle == "on-demand" ? std::vector<std::string>{}
+                                       : std::vector<std::string>{a->lifecycle};
   }
   if (name == "client-token") {
     return one(a->clientToken);

@@ -87,7 +87,8 @@ struct InstanceAttributes : Attributes {
   std::string launchTemplateId;  // empty: launched without a template
   std::string launchTemplateName;
   int64_t launchTemplateVersion = 0;
-  std::string lifecycle = "on-demand";  // or "spot"
+  // Or "spot", "capacity-block", "interruptible-capacity-reservation".
+  std::string lifecycle = "on-demand";
   std::string spotInstanceRequestId;
   std::string reservationId;
   std::string ownerId;
@@ -102,6 +103,9 @@ struct InstanceAttributes : Attributes {
   bool ebsOptimized = false;
   std::string tenancy = "default";
   std::string capacityReservationPreference = "open";
+  // The capacity reservation the instance runs in; empty: none. Given back at termination,
+  // once, with the leases.
+  std::string capacityReservationId;
   std::string platformDetails = "Linux/UNIX";
   // The subnet addresses the instance holds; given back once, at termination.
   std::vector<AddressLease> leases;

@@ -132,6 +132,7 @@ InstanceBuilder::InstanceBuilder(ActionContext& ctx, const LaunchPlan& plan, con
   if (d.capacityReservation && d.capacityReservation->preference) {
     a.capacityReservationPreference = *d.capacityReservation->preference;
   }
+  a.capacityReservationId = plan.capacityReservationId;
 
   tags_ = tagsFor(d.tagSpecifications, "instance");
   // EC2 adds these itself; they show which template and fleet an instance came from.

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "emulators/ec2/capacity_reservations.h"
 #include "emulators/ec2/fleet_pools.h"
 #include "emulators/ec2/instance_builder.h"
 #include "emulators/ec2/launch_validation.h"
@@ -363,9 +364,22 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
   if (auto error = validateLaunch(req, ctx.catalog)) {
     return tl::unexpected(toApiError(*error));
   }
+  auto reserved = takeReservedCapacity(ctx, plan.data, req.instanceType, req.subnet.zone,
+                                       plan.minCount, plan.maxCount);
+  if (!reserved) {
+    return tl::unexpected(reserved.error());
+  }
   const CapacityKey pool{req.instanceType, req.subnet.zone, plan.lifecycle};
-  const int64_t granted =
-      ctx.engine.faults().takeCapacity(pool, plan.maxCount, std::max<int64_t>(plan.minCount, 1));
+  const int64_t granted = *reserved ? (*reserved)->count
+                                    : ctx.engine.faults().takeCapacity(
+                                          pool, plan.maxCount, std::max<int64_t>(plan.minCount, 1));
+  auto giveBack = [&](int64_t count) {
+    if (*reserved) {
+      returnReservedCapacity(store, (*reserved)->id, count);
+    } else {
+      ctx.engine.faults().returnCapacity(pool, count);
+    }
+  };
   if (granted < plan.minCount || granted == 0) {
     return tl::unexpected(
         insufficientCapacityError(ctx.world, req.instanceType, req.subnet.zone, plan.lifecycle));
@@ -373,10 +387,10 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
   const std::vector<NetworkInterfaceSpec> interfaces = effectiveInterfaces(req);
   auto grants = takeAllAddresses(store, req, interfaces, plan.minCount, granted);
   if (!grants) {
-    ctx.engine.faults().returnCapacity(pool, granted);
+    giveBack(granted);
     return tl::unexpected(grants.error());
   }
-  ctx.engine.faults().returnCapacity(pool, granted - grants->count);
+  giveBack(granted - grants->count);
 
   NewResource reservation;
   reservation.type = std::string(kind::kReservation);
@@ -387,6 +401,7 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
   if (!created || !created->created) {
     // A concurrent request with the same token won: its reservation is the answer.
     releaseGrants(store, *grants);
+    giveBack(grants->count);
     if (!created) {
       return aws::apiFail("InternalError", created.error().message(), 500);
     }
@@ -396,7 +411,14 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
 
   LaunchOutcome outcome;
   outcome.reservationId = created->resource.id;
-  InstanceBuilder builder(ctx, plan, resolved->image, resolved->subnet, resolved->groups,
+  LaunchPlan placed = plan;
+  if (*reserved) {
+    placed.capacityReservationId = (*reserved)->id;
+    if (!(*reserved)->lifecycle.empty()) {
+      placed.lifecycle = (*reserved)->lifecycle;
+    }
+  }
+  InstanceBuilder builder(ctx, placed, resolved->image, resolved->subnet, resolved->groups,
                           resolved->interfaceGroups, interfaces, outcome.reservationId);
   ReservationAttributes attrs;
   attrs.ownerId = ctx.world.accountId;
@@ -451,6 +473,7 @@ std::vector<TerminateResult> terminateInstances(ActionContext& ctx,
     }
     // Exactly one termination gives the addresses back, however many race.
     std::vector<AddressLease> leases;
+    std::string capacityReservationId;
     (void)store.update(kind::kInstance, id, [&](Resource& r) {
       const auto* a = r.as<InstanceAttributes>();
       if (a == nullptr || a->leasesReleased) {
@@ -458,12 +481,16 @@ std::vector<TerminateResult> terminateInstances(ActionContext& ctx,
       }
       auto next = std::make_shared<InstanceAttributes>(*a);
       leases = std::move(next->leases);
+      capacityReservationId = next->capacityReservationId;
       next->leases.clear();
       next->leasesReleased = true;
       r.attributes = std::move(next);
     });
     for (const AddressLease& lease : leases) {
       releaseAddresses(store, lease);
+    }
+    if (!capacityReservationId.empty()) {
+      returnReservedCapacity(store, capacityReservationId, 1);
     }
     if (const auto* a = current->as<InstanceAttributes>()) {
       reservations.insert(a->reservationId);

@@ -29,6 +29,8 @@ struct LaunchPlan {
   // RunInstances' ClientToken: one reservation per token while it is stored.
   std::string clientToken;
   std::string fleetId;  // set for fleet launches; tags the instances aws:ec2:fleet-id
+  // Set by launchInstances when the instances run in a capacity reservation.
+  std::string capacityReservationId;
 };
 
 struct LaunchOutcome {
@@ -39,7 +41,9 @@ struct LaunchOutcome {
 
 // Launches between plan.minCount and plan.maxCount instances, or none with EC2's error:
 // validateLaunch()'s rules, InsufficientInstanceCapacity when the pool has fewer than minCount,
-// InsufficientFreeAddressesInSubnet. Idempotent per plan.clientToken.
+// InsufficientFreeAddressesInSubnet, takeReservedCapacity()'s errors. A launch that runs in a
+// capacity reservation takes its capacity from the reservation, not from the fault pools.
+// Idempotent per plan.clientToken.
 aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPlan& plan);
 
 // EC2's InsufficientInstanceCapacity for a pool: the on-demand message names the other zones of

@@ -248,8 +248,8 @@ aws::ApiResult<LaunchTemplateData> parseLaunchTemplateData(const aws::Params& pa
     ParamReader m = r.sub("InstanceMarketOptions");
     ParamReader spot = m.sub("SpotOptions");
     d.instanceMarketOptions = InstanceMarketOptionsSpec{
-        m.oneOf("MarketType", {"spot", "capacity-block"}), spot.str("MaxPrice"),
-        spot.oneOf("SpotInstanceType", {"one-time", "persistent"}),
+        m.oneOf("MarketType", {"spot", "capacity-block", "interruptible-capacity-reservation"}),
+        spot.str("MaxPrice"), spot.oneOf("SpotInstanceType", {"one-time", "persistent"}),
         spot.oneOf("InstanceInterruptionBehavior", {"hibernate", "stop", "terminate"})};
   }
   if (r.has("CapacityReservationSpecification")) {

@@ -20,6 +20,7 @@ inline constexpr std::string_view kImage = "image";
 inline constexpr std::string_view kLaunchTemplate = "launch-template";
 inline constexpr std::string_view kInstance = "instance";
 inline constexpr std::string_view kFleet = "fleet";
+inline constexpr std::string_view kCapacityReservation = "capacity-reservation";
 }  // namespace kind
 
 struct VpcAttributes : Attributes {
@@ -61,6 +62,25 @@ struct ImageAttributes : Attributes {
   std::string platformDetails = "Linux/UNIX";
   std::string rootDeviceName = "/dev/xvda";
   std::string bootMode;  // "uefi", "legacy-bios", "uefi-preferred"; empty: not set
+};
+
+// An On-Demand Capacity Reservation (or a capacity block). availableInstanceCount falls as
+// instances launch into it and rises as they terminate; the store swaps in new attributes under
+// its lock (ResourceStore::update), so a check and a take are one step. The resource's state is
+// "active" or "cancelled"; one past its endDate shows as "expired" (capacity_reservations.h).
+struct CapacityReservationAttributes : Attributes {
+  std::string instanceType;
+  std::string instancePlatform = "Linux/UNIX";
+  std::string zone;
+  std::string zoneId;
+  std::string tenancy = "default";
+  int64_t totalInstanceCount = 0;
+  int64_t availableInstanceCount = 0;
+  std::string instanceMatchCriteria = "open";  // or "targeted"
+  std::string reservationType = "default";     // or "capacity-block"
+  bool interruptible = false;
+  std::string ownerId;
+  std::optional<std::string> endDate;  // RFC 3339; none: unlimited
 };
 
 }  // namespace nodewright::emulators::ec2

@@ -32,6 +32,9 @@ NW_STATE_FIELDS(SubnetAttributes, vpcId, zone, zoneId, cidrBlock, ipv6CidrBlock,
 NW_STATE_FIELDS(AddressedSubnet, vpcId, zone, zoneId, cidrBlock, ipv6CidrBlock, availableIps,
                 mapPublicIpOnLaunch, taken, cursor)
 NW_STATE_FIELDS(SecurityGroupAttributes, name, description, vpcId, ipv6Egress)
+NW_STATE_FIELDS(CapacityReservationAttributes, instanceType, instancePlatform, zone, zoneId,
+                tenancy, totalInstanceCount, availableInstanceCount, instanceMatchCriteria,
+                reservationType, interruptible, ownerId, endDate)
 NW_STATE_FIELDS(ImageAttributes, name, description, ownerId, ownerAlias, architecture, creationDate,
                 deprecationTime, platformDetails, rootDeviceName, bootMode)
 
@@ -92,7 +95,7 @@ NW_STATE_FIELDS(InstanceAttributes, instanceType, imageId, architecture, zone, z
                 lifecycle, spotInstanceRequestId, reservationId, ownerId, fleetId, clientToken,
                 amiLaunchIndex, metadataOptions, iamInstanceProfileArn, iamInstanceProfileId,
                 keyName, monitoring, ebsOptimized, tenancy, capacityReservationPreference,
-                platformDetails, leases, leasesReleased)
+                capacityReservationId, platformDetails, leases, leasesReleased)
 NW_STATE_FIELDS(ReservationAttributes, ownerId, requesterId, instanceIds)
 
 NW_STATE_FIELDS(FleetOverrides, instanceType, maxPrice, subnetId, availabilityZone,
@@ -129,6 +132,7 @@ const AttributeCodecs& ec2AttributeCodecs() {
       {std::string(kind::kInstance), fieldsCodec<InstanceAttributes>()},
       {std::string(kind::kReservation), fieldsCodec<ReservationAttributes>()},
       {std::string(kind::kFleet), fieldsCodec<FleetAttributes>()},
+      {std::string(kind::kCapacityReservation), fieldsCodec<CapacityReservationAttributes>()},
   };
   return codecs;
 }

@@ -53,6 +53,8 @@ constexpr TaggableKind kTaggable[] = {
      "The security group '{}' does not exist"},
     {"ami-", kind::kImage, "InvalidAMIID.NotFound", "The image id '[{}]' does not exist"},
     {"vpc-", kind::kVpc, "InvalidVpcID.NotFound", "The vpc ID '{}' does not exist"},
+    {"cr-", kind::kCapacityReservation, "InvalidCapacityReservationId.NotFound",
+     "The capacity reservation ID '{}' does not exist"},
 };
 
 // Resolves every id to its store type first, so a bad id changes nothing (EC2 tags all or none).

@@ -33,6 +33,7 @@ class LaunchWorld {
     addLaunchTemplateActions(table_);
     addInstanceActions(table_);
     addInterfaceActions(table_);
+    addCapacityReservationActions(table_);
     engine().latency().set(std::string(kLaunchOp), Latency::fixed(kLaunchLatency));
     engine().latency().set(std::string(kTerminateOp), Latency::fixed(kTerminateLatency));
   }

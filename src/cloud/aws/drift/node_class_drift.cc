@@ -22,6 +22,9 @@ InstanceFacts::InstanceFacts(const sdk::Instance& instance)
       imageId(instance.imageId),
       subnetId(instance.subnetId),
       securityGroupIds(instance.securityGroupIds) {
+  if (instance.capacityReservationPreference == "capacity-reservations-only") {
+    capacityReservationId = instance.capacityReservationId;
+  }
   networkInterfaces.reserve(instance.networkInterfaces.size());
   for (const sdk::InstanceNetworkInterface& ni : instance.networkInterfaces) {
     InterfaceFacts facts;
@@ -57,6 +60,9 @@ NodeClassDriftContext nodeClassDriftContext(const EC2NodeClass& nodeClass,
   const auto& status = nodeClass.status;
   for (const auto& subnet : status.subnets) {
     c.subnets.insert(subnet.id);
+  }
+  for (const auto& reservation : status.capacityReservations) {
+    c.capacityReservations.insert(reservation.id);
   }
   for (const auto& group : status.securityGroups) {
     c.securityGroups.insert(group.id);
@@ -205,6 +211,31 @@ DriftCheck amiDrift(const NodeClaim& claim, const NodeClassDriftContext& context
   return check;
 }
 
+DriftCheck reservationDrift(const NodeClassDriftContext& context, const InstanceFacts& instance) {
+  DriftCheck check;
+  check.name = "CapacityReservation";
+  const std::string& id = instance.capacityReservationId;
+  if (id.empty()) {
+    check.detail = "not in a capacity reservation";
+    return check;
+  }
+  if (context.capacityReservations.contains(id)) {
+    check.detail = id + " is among the resolved capacity reservations";
+    return check;
+  }
+  check.drifted = true;
+  check.reason = "CapacityReservationDrift";
+  api::FieldDiff diff;
+  diff.path = "status.capacityReservations";
+  diff.from = api::Json(id);
+  check.changes.push_back(std::move(diff));
+  check.detail = context.capacityReservations.empty()
+                     ? id + " is no longer selected: no capacity reservation is"
+                     : fmt::format("{} is not among {}", id,
+                                   fmt::join(context.capacityReservations.sorted, ", "));
+  return check;
+}
+
 }  // namespace
 
 std::vector<DriftCheck> nodeClassDrift(const NodeClaim& claim, const NodeClassDriftContext& context,
@@ -213,7 +244,7 @@ std::vector<DriftCheck> nodeClassDrift(const NodeClaim& claim, const NodeClassDr
                                 api::karpenter::kNodeClassHashVersionAnnotation,
                                 api::karpenter::kNodeClassStaticAnnotation};
   std::vector<DriftCheck> checks;
-  checks.reserve(5 + 2 * context.interfaces.size());
+  checks.reserve(6 + 2 * context.interfaces.size());
   checks.push_back(hashDrift("NodeClass", "NodeClassDrifted", claim.metadata.annotations, keys,
                              context.hash, context.nodeClass->spec, "spec", policy.version,
                              context.diffs.get()));
@@ -221,6 +252,10 @@ std::vector<DriftCheck> nodeClassDrift(const NodeClaim& claim, const NodeClassDr
   drift::appendNetworkDrift(context, instance, checks);
   if (!context.interfaces.empty()) {
     checks.push_back(drift::interfaceLayoutDrift(context, instance));
+  }
+  if (!context.nodeClass->spec.capacityReservationSelectorTerms.empty() ||
+      !context.capacityReservations.empty() || !instance.capacityReservationId.empty()) {
+    checks.push_back(reservationDrift(context, instance));
   }
   return checks;
 }

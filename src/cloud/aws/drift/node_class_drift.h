@@ -37,6 +37,9 @@ struct InstanceFacts {
   std::vector<std::string> securityGroupIds;
   // Empty when EC2 did not report them; the primary is then the one above.
   std::vector<InterfaceFacts> networkInterfaces;
+  // The capacity reservation a reserved instance runs in (launched with the preference
+  // capacity-reservations-only); empty otherwise, as for an instance that used an open one.
+  std::string capacityReservationId;
 
   InstanceFacts() = default;
   explicit InstanceFacts(const sdk::Instance& instance);
@@ -83,6 +86,7 @@ struct NodeClassDriftContext {
   std::shared_ptr<DiffMemo> diffs = std::make_shared<DiffMemo>();
   IdSet subnets;
   IdSet securityGroups;
+  IdSet capacityReservations;
   std::vector<Interface> interfaces;  // every spec.networkInterfaces entry, in spec order
   // The label keys the AMIs' requirements name; kubernetes.io/arch first.
   std::vector<std::string> amiKeys;
@@ -95,12 +99,16 @@ struct NodeClassDriftContext {
 NodeClassDriftContext nodeClassDriftContext(const api::karpenter::EC2NodeClass& nodeClass,
                                             const api::karpenter::HashPolicy& policy);
 
-// The checks, always all of them and in this order, so `drift explain` lists each with pass or
+// The checks, all of them that apply and in this order, so `drift explain` lists each with pass or
 // fail: "NodeClass" (NodeClassDrifted), "AMI" (AMIDrifted), "Subnet" (SubnetDrifted),
 // "SecurityGroups" (SecurityGroupDrifted), then for each network interface with selectors of
 // its own "NetworkInterfaces[i].Subnet" and/or "NetworkInterfaces[i].SecurityGroups", then,
 // when the node class lists network interfaces, "NetworkInterfaces" (NetworkInterfaceDrifted):
-// the instance's live interfaces against the list (drift/interface_layout.h).
+// the instance's live interfaces against the list (drift/interface_layout.h), and last, when the
+// node class selects capacity reservations or the instance runs in one, "CapacityReservation"
+// (CapacityReservationDrift): a reserved instance's reservation is still among
+// status.capacityReservations (Karpenter's: checked on the instance, not by offerings, so a
+// reserved node that may fall back to on-demand does not drift early).
 //
 // AMI: the claim's image must be the first of status.amis whose requirements its labels meet,
 // the one a launch would pick now (Karpenter's amiDrifted). Subnet: each of the instance's

@@ -58,13 +58,26 @@ Machine toMachine(const sdk::Instance& instance) {
   m.nodePoolName = tag(kLabelNodePool);
   m.instanceType = instance.instanceType;
   m.zone = instance.availabilityZone;
-  m.capacityType = instance.lifecycle == "spot" ? kCapacityTypeSpot : kCapacityTypeOnDemand;
+  // Reserved only when launched to run in the reservation, as Karpenter reads it: an instance
+  // that took an open reservation on its own is on-demand.
+  const bool reserved = !instance.capacityReservationId.empty() &&
+                        instance.capacityReservationPreference == "capacity-reservations-only";
+  m.capacityType = instance.lifecycle == "spot" ? kCapacityTypeSpot
+                   : reserved                   ? kCapacityTypeReserved
+                                                : kCapacityTypeOnDemand;
   m.imageID = instance.imageId;
   m.state = instance.state;
   m.launchTime = instance.launchTime;
   m.labels = {{"node.kubernetes.io/instance-type", m.instanceType},
               {kLabelZone, m.zone},
               {kLabelCapacityType, m.capacityType}};
+  if (reserved) {
+    m.labels[kLabelCapacityReservationID] = instance.capacityReservationId;
+    m.labels[kLabelCapacityReservationType] =
+        instance.lifecycle == "capacity-block" ? "capacity-block" : "default";
+    m.labels[kLabelCapacityReservationInterruptible] =
+        instance.lifecycle == "interruptible-capacity-reservation" ? "true" : "false";
+  }
   return m;
 }
 

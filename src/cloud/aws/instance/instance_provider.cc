@@ -71,9 +71,11 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   }
   sdk::FleetRequest fleet;
   fleet.launchTemplateConfigs = plan.configs;
-  fleet.capacityType = plan.capacityType;
-  fleet.allocationStrategy =
-      plan.capacityType == kCapacityTypeSpot ? "price-capacity-optimized" : "lowest-price";
+  fleet.capacityType = plan.fleetCapacityType;
+  // Karpenter sends no allocation strategy for capacity blocks and interruptible reservations.
+  fleet.allocationStrategy = plan.capacityType == kCapacityTypeSpot ? "price-capacity-optimized"
+                             : plan.fleetCapacityType == kCapacityTypeOnDemand ? "lowest-price"
+                                                                               : "";
   fleet.targetCapacity = 1;
   fleet.clientToken = fleetClientToken(claim, tries);
   fleet.tags = instanceTags(options_.clusterName, claim, request.nodeClass);
@@ -131,6 +133,15 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
   }
   instance.state = "pending";
   instance.lifecycle = result->lifecycle == kCapacityTypeSpot ? "spot" : "";
+  for (const UsableReservation& r : plan.reservations) {
+    if (r.reservation.instanceType == instance.instanceType &&
+        r.reservation.availabilityZone == instance.availabilityZone) {
+      // As DescribeInstances will tell (toMachine reads it the same way).
+      instance.capacityReservationId = r.reservation.id;
+      instance.capacityReservationPreference = "capacity-reservations-only";
+      instance.lifecycle = marketTypeOf(r.reservation);
+    }
+  }
   instance.launchTime = clock_.now();
   instance.tags = fleet.tags;
   core::logInfo("aws: launched instance", {{"nodeclaim", claim.metadata.name},
@@ -169,6 +180,16 @@ void InstanceProvider::recordErrors(const sdk::FleetResult& result, const Launch
     std::string zone = e.availabilityZone;
     if (zone.empty() && plan.zoneBySubnet.contains(e.subnetId)) {
       zone = plan.zoneBySubnet.at(e.subnetId);
+    }
+    if (plan.capacityType == kCapacityTypeReserved) {
+      // A full reservation is no sign about the pool: only the reservation is marked.
+      for (const UsableReservation& r : plan.reservations) {
+        if (r.reservation.instanceType == e.instanceType &&
+            r.reservation.availabilityZone == zone && options_.reservationFull) {
+          options_.reservationFull(r.reservation.id);
+        }
+      }
+      continue;
     }
     if (!zone.empty()) {
       unavailable_.markUnavailable(e.instanceType, zone, plan.capacityType, e.errorCode);

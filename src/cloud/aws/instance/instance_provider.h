@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -34,6 +35,9 @@ struct InstanceProviderOptions {
   std::string clusterName;
   BatcherOptions describeBatch;
   BatcherOptions terminateBatch;
+  // Called with a capacity reservation a reserved launch found full (ReservationCapacityExceeded
+  // or another capacity error), so its offerings stop being offered until EC2 is asked again.
+  std::function<void(const std::string&)> reservationFull{};
 };
 
 // "aws:///us-east-1a/i-0123456789abcdef0".

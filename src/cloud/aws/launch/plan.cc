@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -56,7 +57,15 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
     types.push_back(t);
   }
   plan.capacityType = chooseCapacityType(types, claim, plan.subnetByZone, unavailable);
-  if (plan.capacityType == kCapacityTypeSpot) {
+  std::vector<std::string> subnetZones;
+  for (const auto& [zone, subnet] : plan.subnetByZone) {
+    subnetZones.push_back(zone);
+  }
+  // Reserved first while a reservation has room, as Karpenter: it is already paid for.
+  plan.reservations = chooseReservations(types, claim, subnetZones, request.reservations);
+  if (!plan.reservations.empty()) {
+    plan.capacityType = kCapacityTypeReserved;
+  } else if (plan.capacityType == kCapacityTypeSpot) {
     auto cheaper = withoutDearSpot(types, claim, unavailable);
     if (cheaper.empty()) {
       plan.capacityType = kCapacityTypeOnDemand;
@@ -64,6 +73,9 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
       types = std::move(cheaper);
     }
   }
+  plan.fleetCapacityType = plan.reservations.empty()
+                               ? plan.capacityType
+                               : fleetCapacityTypeOf(plan.reservations.front().reservation);
 
   // One template per (image, max pods, EFA count, zone when interfaces pin subnets), as
   // Karpenter's resolver groups types; identical templates from different keys share a name.
@@ -77,7 +89,7 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
       zones.push_back(zone);
     }
   }
-  std::map<std::tuple<std::string, int64_t, int64_t, std::string>, size_t> groupOfKey;
+  std::map<std::tuple<std::string, int64_t, int64_t, std::string, std::string>, size_t> groupOfKey;
   std::map<std::string, size_t> groupOfName;
   std::vector<api::karpenter::Taint> taints = claim.spec.taints;
   taints.insert(taints.end(), claim.spec.startupTaints.begin(), claim.spec.startupTaints.end());
@@ -88,18 +100,27 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
       })) {
     taints.push_back({api::karpenter::kUnregisteredTaintKey, "", "NoExecute", std::nullopt});
   }
-  for (const InstanceType* type : types) {
+  // Adds `type` to the group of its template for `zone` (a zonal template's; "" otherwise),
+  // limited to `overrideZone` when set, launching into `reservation` when set.
+  auto addType = [&](const InstanceType* type, const std::string& zone,
+                     const std::string& overrideZone,
+                     const UsableReservation* reservation) -> core::Status {
     const ResolvedImage* image = imageFor(*type, request.resolved.images);
     if (image == nullptr) {
-      continue;  // no AMI runs on it (architecture, accelerator)
+      return {};  // no AMI runs on it (architecture, accelerator)
     }
     const int64_t maxPods = kubelet && kubelet->maxPods ? 0 : capacityOf(*type, "pods");
     const int64_t efa = efaRequested ? capacityOf(*type, kResourceEfa) : 0;
-    for (const std::string& zone : zones) {
-      const auto key = std::tuple(image->id, maxPods, efa, zone);
+    {
+      const std::string reservationId = reservation ? reservation->reservation.id : "";
+      const auto key = std::tuple(image->id, maxPods, efa, zone, reservationId);
       auto known = groupOfKey.find(key);
       if (known == groupOfKey.end()) {
         LaunchSettings settings;
+        if (reservation != nullptr) {
+          settings.capacityReservationId = reservationId;
+          settings.marketType = marketTypeOf(reservation->reservation);
+        }
         settings.imageId = image->id;
         settings.labels = claim.metadata.labels;
         settings.taints = taints;
@@ -118,7 +139,7 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
         }
         auto [it, added] = groupOfName.emplace(*name, plan.groups.size());
         if (added) {
-          TemplateGroup group{*name, image->id, zone, "", {}};
+          TemplateGroup group{*name, image->id, overrideZone.empty() ? zone : overrideZone, "", {}};
           for (const auto& ni : spec->data.networkInterfaces) {
             if (ni.deviceIndex == 0 && ni.networkCardIndex.value_or(0) == 0) {
               group.subnetId = ni.subnetId;
@@ -129,6 +150,27 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
         known = groupOfKey.emplace(key, it->second).first;
       }
       plan.groups[known->second].types.push_back(type);
+    }
+    return {};
+  };
+  if (plan.capacityType == kCapacityTypeReserved) {
+    for (const UsableReservation& r : plan.reservations) {
+      const auto type = std::find_if(types.begin(), types.end(), [&](const InstanceType* t) {
+        return t->name == r.reservation.instanceType;
+      });
+      const std::string& zone = r.reservation.availabilityZone;
+      const bool zonal = zones.size() > 1 || !zones.front().empty();
+      if (auto ok = addType(*type, zonal ? zone : "", zone, &r); !ok) {
+        return core::fail(ok.error());
+      }
+    }
+  } else {
+    for (const InstanceType* type : types) {
+      for (const std::string& zone : zones) {
+        if (auto ok = addType(type, zone, "", nullptr); !ok) {
+          return core::fail(ok.error());
+        }
+      }
     }
   }
   if (plan.groups.empty()) {

@@ -7,6 +7,7 @@
 #include "api/karpenter/ec2nodeclass.h"
 #include "api/karpenter/nodeclaim.h"
 #include "cloud/aws/cache/unavailable_offerings.h"
+#include "cloud/aws/capacityreservation/offerings.h"
 #include "cloud/aws/launch/fleet.h"
 #include "cloud/aws/launch/template_provider.h"
 #include "cloud/aws/nodeclass/resolved.h"
@@ -28,10 +29,18 @@ struct LaunchRequest {
   const api::karpenter::EC2NodeClass& nodeClass;
   const ResolvedNodeClass& resolved;
   const std::vector<const InstanceType*>& instanceTypes;
+  // The node class's capacity reservations with their room now; a claim that allows the
+  // `reserved` capacity type launches into them first.
+  std::vector<UsableReservation> reservations{};
 };
 
 struct LaunchPlan {
-  std::string capacityType;
+  std::string capacityType;  // on-demand, spot or reserved
+  // The fleet's DefaultTargetCapacityType: capacityType, or for reserved the reservations' kind
+  // (fleetCapacityTypeOf).
+  std::string fleetCapacityType;
+  // For reserved: the reservation each (instance type, zone) launches into, one template each.
+  std::vector<UsableReservation> reservations;
   std::map<std::string, std::string> subnetByZone;
   std::map<std::string, std::string> zoneBySubnet;
   std::vector<TemplateGroup> groups;  // one per launch template, with the types it launches

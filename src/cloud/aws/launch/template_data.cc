@@ -176,6 +176,10 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
           "spec.securityGroupSelectorTerms: no security group matches the selectors"));
     }
   }
+  data.capacityReservationPreference =
+      settings.capacityReservationId.empty() ? "none" : "capacity-reservations-only";
+  data.capacityReservationId = settings.capacityReservationId;
+  data.marketType = settings.marketType;
   out.tags = ownershipTags(cluster.name, nodeClass.metadata.name, spec.tags);
   data.resourceTags = out.tags;
   out.name = templateName(data, out.tags);
@@ -233,6 +237,9 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
   }
   h.tags('r', data.resourceTags);
   h.tags('a', tags);
+  h.text('R', data.capacityReservationPreference);
+  h.text('Q', data.capacityReservationId);
+  h.text('K', data.marketType);
   return fmt::format("{}{}", kTemplateNamePrefix, h.value());
 }
 

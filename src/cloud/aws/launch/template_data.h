@@ -33,6 +33,11 @@ struct LaunchSettings {
   std::optional<api::karpenter::KubeletConfiguration> kubelet;
   std::optional<int32_t> maxPods;
   InterfaceOptions interfaces;
+  // A reserved launch's target (capacityreservation/offerings.h): the template asks for
+  // capacity-reservations-only in it, with the reservation's market type. Empty: the template
+  // opts out of open reservations (preference "none"), as Karpenter's do.
+  std::string capacityReservationId{};
+  std::string marketType{};
 };
 
 struct TemplateSpec {

@@ -45,8 +45,10 @@ struct ResolvedNodeClass {
   std::vector<sdk::SecurityGroup> securityGroups;
   std::vector<ResolvedImage> images;          // newest first per architecture and requirement set
   std::vector<ResolvedInterface> interfaces;  // parallel to spec.networkInterfaces
-  // status.subnets/securityGroups/amis and the conditions SubnetsReady, SecurityGroupsReady,
-  // AMIsReady, ValidationSucceeded and Ready.
+  // The capacity reservations the selectors match, by id (status.capacityReservations).
+  std::vector<api::karpenter::CapacityReservationStatus> capacityReservations;
+  // status.subnets/securityGroups/capacityReservations/amis and the conditions SubnetsReady,
+  // SecurityGroupsReady, AMIsReady, CapacityReservationsReady, ValidationSucceeded and Ready.
   api::karpenter::EC2NodeClassStatus status;
 
   // Every condition is True: the node class can launch.

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/reflect/json.h"
 #include "cloud/aws/nodeclass/status.h"
+#include "core/log.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -42,7 +45,11 @@ std::string keyOf(const std::vector<AMISelectorTerm>& terms) {
 
 NodeClassResolver::NodeClassResolver(const core::Clock& clock, sdk::Ec2Client& ec2,
                                      sdk::SsmClient& ssm, ResolverOptions options)
-    : clock_(clock), ec2_(ec2), ssm_(ssm), options_(std::move(options)) {}
+    : clock_(clock),
+      ec2_(ec2),
+      ssm_(ssm),
+      options_(std::move(options)),
+      reservations_(clock, ec2, options_.ttl) {}
 
 core::Result<ResolvedNodeClass> NodeClassResolver::resolve(
     const api::karpenter::EC2NodeClass& nodeClass) {
@@ -65,6 +72,22 @@ core::Result<ResolvedNodeClass> NodeClassResolver::resolve(
     return core::fail(images.error().wrap("resolving spec.amiSelectorTerms"));
   }
   out.images = images->images;
+  auto reservations = reservations_.list(spec.capacityReservationSelectorTerms);
+  if (!reservations) {
+    return core::fail(reservations.error().wrap("resolving spec.capacityReservationSelectorTerms"));
+  }
+  for (const sdk::CapacityReservation& r : *reservations) {
+    auto status = reservationStatus(r, clock_.now());
+    if (!status) {
+      // As Karpenter: a reservation of a kind it does not know is left out, not fatal.
+      core::logError("nodeclass: skipping capacity reservation",
+                     {{"node-class", nodeClass.metadata.name}, {"error", status.error()}});
+      continue;
+    }
+    out.capacityReservations.push_back(std::move(*status));
+  }
+  std::sort(out.capacityReservations.begin(), out.capacityReservations.end(),
+            [](const auto& a, const auto& b) { return a.id < b.id; });
 
   for (size_t i = 0; i < spec.networkInterfaces.size(); ++i) {
     const api::karpenter::NetworkInterface& ni = spec.networkInterfaces[i];

@@ -8,6 +8,7 @@
 #include "api/karpenter/ec2nodeclass.h"
 #include "aws/ec2_client.h"
 #include "aws/ssm_client.h"
+#include "cloud/aws/capacityreservation/provider.h"
 #include "cloud/aws/nodeclass/lookup.h"
 #include "cloud/aws/nodeclass/resolved.h"
 #include "cloud/aws/nodeclass/ttl_cache.h"
@@ -46,6 +47,9 @@ class NodeClassResolver {
   // Forgets every cached answer, e.g. after the node class or the network changed.
   void invalidate();
 
+  // The reservations behind status.capacityReservations, and how many instances each can take.
+  CapacityReservationProvider& capacityReservations() { return reservations_; }
+
  private:
   core::Result<std::vector<sdk::Subnet>> subnets(
       const std::vector<api::karpenter::SubnetSelectorTerm>& terms);
@@ -64,6 +68,7 @@ class NodeClassResolver {
   nodeclass::TtlCache<std::vector<sdk::Subnet>> subnetCache_;
   nodeclass::TtlCache<std::vector<sdk::SecurityGroup>> groupCache_;
   nodeclass::TtlCache<nodeclass::ImageSearch> imageCache_;
+  CapacityReservationProvider reservations_;
 };
 
 }  // namespace nodewright::cloud::aws

@@ -109,6 +109,7 @@ std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::stri
   } else {
     out.push_back(ok(kAMIsReady));
   }
+  out.push_back(ok(kCapacityReservationsReady));
   const bool resolvedAll =
       std::all_of(out.begin(), out.end(), [](const Verdict& v) { return v.status == "True"; });
   if (!resolvedAll) {
@@ -141,6 +142,7 @@ void writeStatus(ResolvedNodeClass& resolved, const api::karpenter::EC2NodeClass
   for (const sdk::SecurityGroup& g : resolved.securityGroups) {
     status.securityGroups.push_back({g.groupId, g.groupName});
   }
+  status.capacityReservations = resolved.capacityReservations;
   for (const ResolvedImage& image : resolved.images) {
     status.amis.push_back({image.id, image.name, image.requirements, image.deprecated});
   }

@@ -14,6 +14,7 @@ namespace nodewright::cloud::aws::nodeclass {
 inline constexpr const char* kSubnetsReady = "SubnetsReady";
 inline constexpr const char* kSecurityGroupsReady = "SecurityGroupsReady";
 inline constexpr const char* kAMIsReady = "AMIsReady";
+inline constexpr const char* kCapacityReservationsReady = "CapacityReservationsReady";
 inline constexpr const char* kValidationSucceeded = "ValidationSucceeded";
 inline constexpr const char* kReady = "Ready";
 
@@ -38,10 +39,11 @@ struct Problem {
 // must have one in a zone of the class's subnets, where the instance is placed.
 std::vector<Problem> validateNetwork(const ResolvedNodeClass& resolved);
 
-// The verdicts for SubnetsReady, SecurityGroupsReady, AMIsReady and ValidationSucceeded (Unknown
-// while a selector matches nothing). `imageDetail` says why no AMI matched, when known;
-// `imageReason`, when set, replaces AMINotFound and makes imageDetail the whole message
-// (Karpenter's UnsupportedAlias).
+// The verdicts for SubnetsReady, SecurityGroupsReady, AMIsReady, CapacityReservationsReady
+// (True once resolved: matching no reservation is no fault, as in Karpenter) and
+// ValidationSucceeded (Unknown while a selector matches nothing). `imageDetail` says why no AMI
+// matched, when known; `imageReason`, when set, replaces AMINotFound and makes imageDetail the
+// whole message (Karpenter's UnsupportedAlias).
 std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::string& imageDetail,
                               const std::string& imageReason = "");
 
