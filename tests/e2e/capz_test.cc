@@ -208,8 +208,8 @@ TEST_F(CapzStoryTest, NewcomerWatchesServicesProgressThenDeletesTheCluster) {
     for (size_t i = 0; i < *at; ++i) {
       auto it = seen[i].conditions.find(type);
       if (it != seen[i].conditions.end()) {
-        EXPECT_TRUE(inProgressOrRetried(it->second)) << type << " at write " << i << ": "
-                                                     << it->second;
+        EXPECT_TRUE(inProgressOrRetried(it->second))
+            << type << " at write " << i << ": " << it->second;
       }
     }
     EXPECT_EQ(seen.back().conditions.at(type), "True") << type;
