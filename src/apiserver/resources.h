@@ -54,6 +54,8 @@ class ResourceTable {
   ResourcePtr find(std::string_view group, std::string_view version, std::string_view plural) const;
   ResourcePtr findKind(std::string_view apiVersion, std::string_view kind) const;
   std::vector<ResourcePtr> all() const;
+  // The current snapshot; a CRD change publishes a new one rather than changing it.
+  std::shared_ptr<const std::vector<ResourcePtr>> snapshot() const;
 
   // Serves the versions of a CRD's group/kind that the model does not already serve.
   // Returns the resources added.
@@ -61,8 +63,6 @@ class ResourceTable {
   void removeCustom(const api::Json& crd);
 
  private:
-  std::shared_ptr<const std::vector<ResourcePtr>> snapshot() const;
-
   mutable std::mutex mu_;
   std::shared_ptr<const std::vector<ResourcePtr>> resources_;
 };

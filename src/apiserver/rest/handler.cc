@@ -128,7 +128,8 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
     return;
   }
   const auto segments = splitPath(request.path);
-  const auto all = resources_.all();
+  const auto snapshot = resources_.snapshot();
+  const std::vector<ResourcePtr>& all = *snapshot;
   const bool aggregated = discovery::acceptsAggregated(request.header("accept"));
   auto respondJson = [&](const core::Result<Json>& document, std::string_view contentType) {
     if (!document) {
@@ -136,6 +137,16 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
       return;
     }
     exchange.respond(http::Response{200, std::string(contentType), api::dumpJson(*document), {}});
+  };
+  // A document of the resource snapshot, built once per snapshot (see DocumentCache).
+  auto respondCached = [&](const std::string& key, const discovery::DocumentCache::Builder& build,
+                           std::string_view contentType) {
+    auto body = documents_.get(snapshot, key, build);
+    if (!body) {
+      respondError(exchange, errors::notFoundPath(request.path));
+      return;
+    }
+    exchange.respond(http::Response{200, std::string(contentType), **body, {}});
   };
   if (segments.empty()) {
     respondError(exchange, errors::notFoundPath(request.path));
@@ -161,12 +172,22 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
       return;
     }
     if (segments.size() == 2 && segments[1] == "v3") {
-      respondJson(discovery::openApiV3Index(all), discovery::kJsonContentType);
+      respondCached(
+          "openapi/v3",
+          [](const std::vector<ResourcePtr>& r) -> core::Result<Json> {
+            return discovery::openApiV3Index(r);
+          },
+          discovery::kJsonContentType);
       return;
     }
     if (segments.size() > 2 && segments[1] == "v3") {
       std::string path = request.path.substr(std::string("/openapi/v3/").size());
-      respondJson(discovery::openApiV3DocumentAt(all, path), discovery::kJsonContentType);
+      respondCached(
+          "openapi/v3/" + path,
+          [&path](const std::vector<ResourcePtr>& r) {
+            return discovery::openApiV3DocumentAt(r, path);
+          },
+          discovery::kJsonContentType);
       return;
     }
   }
@@ -176,7 +197,12 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
   if (root == "api") {
     if (segments.size() == 1) {
       if (aggregated) {
-        respondJson(discovery::aggregatedCore(all), discovery::kAggregatedContentType);
+        respondCached(
+            "api aggregated",
+            [](const std::vector<ResourcePtr>& r) -> core::Result<Json> {
+              return discovery::aggregatedCore(r);
+            },
+            discovery::kAggregatedContentType);
       } else {
         respondJson(discovery::coreVersions(), discovery::kJsonContentType);
       }
@@ -187,7 +213,12 @@ void Handler::handle(const http::Request& request, http::Exchange& exchange) {
   } else if (root == "apis") {
     if (segments.size() == 1) {
       if (aggregated) {
-        respondJson(discovery::aggregatedGroups(all), discovery::kAggregatedContentType);
+        respondCached(
+            "apis aggregated",
+            [](const std::vector<ResourcePtr>& r) -> core::Result<Json> {
+              return discovery::aggregatedGroups(r);
+            },
+            discovery::kAggregatedContentType);
       } else {
         respondJson(discovery::groupList(all), discovery::kJsonContentType);
       }

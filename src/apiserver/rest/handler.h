@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/registry.h"
+#include "apiserver/discovery/document_cache.h"
 #include "apiserver/resources.h"
 #include "apiserver/rest/objects.h"
 #include "apiserver/storage/store.h"
@@ -69,6 +70,7 @@ class Handler {
   const core::Clock& clock_;
   HandlerOptions options_;
   Objects objects_;
+  discovery::DocumentCache documents_;
   std::atomic<bool> stopping_{false};
 };
 
