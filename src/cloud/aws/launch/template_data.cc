@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "api/core/validation.h"
+#include "cloud/aws/nodeclass/windows.h"
 #include "core/hash.h"
 
 namespace nodewright::cloud::aws {
@@ -75,6 +76,10 @@ core::Result<std::vector<sdk::LaunchTemplateBlockDevice>> blockDevices(
     if (family == kFamilyBottlerocket) {
       out.push_back(defaultVolume("/dev/xvda", 4));
       out.push_back(defaultVolume("/dev/xvdb", 20));
+    } else if (isWindowsFamily(family)) {
+      // Karpenter's Windows families: one 50Gi root volume at /dev/sda1, where Windows AMIs
+      // keep their root device.
+      out.push_back(defaultVolume("/dev/sda1", 50));
     } else if (family != kFamilyCustom) {
       out.push_back(defaultVolume("/dev/xvda", 20));
     }
