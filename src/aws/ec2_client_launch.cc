@@ -104,6 +104,9 @@ void addLaunchTemplateData(ParamBuilder d, const LaunchTemplateData& data) {
   if (!data.marketType.empty()) {
     d.nested("InstanceMarketOptions").set("MarketType", data.marketType);
   }
+  if (!data.tenancy.empty()) {
+    d.nested("Placement").set("Tenancy", data.tenancy);
+  }
 }
 
 }  // namespace

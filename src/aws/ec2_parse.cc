@@ -324,6 +324,7 @@ LaunchTemplateData launchTemplateData(pugi::xml_node data) {
   d.metadataOptions.httpTokens = text(m, "httpTokens");
   d.metadataOptions.httpPutResponseHopLimit = optSmall(m, "httpPutResponseHopLimit");
   d.monitoring = optBoolean(data.child("monitoring"), "enabled");
+  d.tenancy = text(data.child("placement"), "tenancy");
   for (pugi::xml_node item : members(data.child("networkInterfaceSet"))) {
     d.networkInterfaces.push_back(launchTemplateInterface(item));
   }
@@ -341,6 +342,8 @@ Instance instance(pugi::xml_node item) {
   i.instanceType = text(item, "instanceType");
   i.imageId = text(item, "imageId");
   i.availabilityZone = text(item.child("placement"), "availabilityZone");
+  i.tenancy = text(item.child("placement"), "tenancy");
+  i.platform = text(item, "platform");
   i.subnetId = text(item, "subnetId");
   i.vpcId = text(item, "vpcId");
   i.state = text(item.child("instanceState"), "name");

@@ -193,6 +193,8 @@ struct LaunchTemplateData {
   // InstanceMarketOptions.MarketType for reserved launches: "capacity-block" or
   // "interruptible-capacity-reservation"; empty: not sent.
   std::string marketType;
+  // Placement.Tenancy: "default" or "dedicated"; empty: not sent.
+  std::string tenancy;
 };
 
 struct LaunchTemplate {
@@ -277,6 +279,8 @@ struct Instance {
   std::string lifecycle;
   std::string capacityReservationId;          // the reservation it runs in; empty: none
   std::string capacityReservationPreference;  // "open", "none", "capacity-reservations-only"
+  std::string tenancy;                        // Placement.Tenancy: "default", "dedicated", "host"
+  std::string platform;                       // "windows" for Windows instances; empty otherwise
   core::TimePoint launchTime;
   std::vector<std::string> securityGroupIds;
   std::vector<InstanceNetworkInterface> networkInterfaces;

@@ -13,6 +13,7 @@
 #include "cloud/aws/launch/network_interfaces.h"
 #include "cloud/aws/launch/subnets.h"
 #include "cloud/aws/launch/template_data.h"
+#include "cloud/well_known_labels.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -37,10 +38,29 @@ int64_t capacityOf(const InstanceType& type, const std::string& resource) {
 
 }  // namespace
 
+std::string launchTenancy(const api::karpenter::NodeClaim& claim) {
+  auto allows = [&](std::string_view tenancy) {
+    const std::map<std::string, std::string> node = {
+        {labels::kInstanceTenancy, std::string(tenancy)}};
+    return std::all_of(claim.spec.requirements.begin(), claim.spec.requirements.end(),
+                       [&](const auto& r) {
+                         return r.key != labels::kInstanceTenancy ||
+                                api::matches(r.key, r.operator_, r.values, node);
+                       });
+  };
+  for (std::string_view tenancy : labels::kTenancies) {
+    if (allows(tenancy)) {
+      return std::string(tenancy);
+    }
+  }
+  return std::string(labels::kTenancies.front());
+}
+
 core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplateProvider& templates,
                                     const UnavailableOfferings& unavailable) {
   const api::karpenter::NodeClaim& claim = request.claim;
   LaunchPlan plan;
+  plan.tenancy = launchTenancy(claim);
   for (const sdk::Subnet& s : request.resolved.subnets) {
     plan.zoneBySubnet[s.subnetId] = s.availabilityZone;
   }
@@ -122,6 +142,7 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
           settings.marketType = marketTypeOf(reservation->reservation);
         }
         settings.imageId = image->id;
+        settings.tenancy = plan.tenancy;
         settings.labels = claim.metadata.labels;
         settings.taints = taints;
         settings.kubelet = kubelet;

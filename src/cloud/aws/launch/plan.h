@@ -45,7 +45,13 @@ struct LaunchPlan {
   std::map<std::string, std::string> zoneBySubnet;
   std::vector<TemplateGroup> groups;  // one per launch template, with the types it launches
   std::vector<sdk::FleetLaunchTemplateConfig> configs;
+  std::string tenancy;  // launchTenancy(claim), in every template's Placement
 };
+
+// The tenancy a claim launches in, as Karpenter v1.14's getTenancyType: "default" when the
+// claim's karpenter.k8s.aws/instance-tenancy requirements allow it (or say nothing), else
+// "dedicated" when they allow that, else "default".
+std::string launchTenancy(const api::karpenter::NodeClaim& claim);
 
 // The plan, with its templates ensured. Errors:
 //   Invalid               no subnet in a zone the claim allows, no resolved AMI runs on any of

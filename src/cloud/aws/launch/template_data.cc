@@ -185,6 +185,7 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
       settings.capacityReservationId.empty() ? "none" : "capacity-reservations-only";
   data.capacityReservationId = settings.capacityReservationId;
   data.marketType = settings.marketType;
+  data.tenancy = settings.tenancy;
   out.tags = ownershipTags(cluster.name, nodeClass.metadata.name, spec.tags);
   data.resourceTags = out.tags;
   out.name = templateName(data, out.tags);
@@ -245,6 +246,10 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
   h.text('R', data.capacityReservationPreference);
   h.text('Q', data.capacityReservationId);
   h.text('K', data.marketType);
+  if (!data.tenancy.empty() && data.tenancy != "default") {
+    // Fed only when not the default, so default-tenancy templates keep the names they had.
+    h.text('Z', data.tenancy);
+  }
   return fmt::format("{}{}", kTemplateNamePrefix, h.value());
 }
 

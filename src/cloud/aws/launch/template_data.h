@@ -38,6 +38,8 @@ struct LaunchSettings {
   // opts out of open reservations (preference "none"), as Karpenter's do.
   std::string capacityReservationId{};
   std::string marketType{};
+  // Placement.Tenancy: "default" or "dedicated" (launchTenancy); empty: not sent.
+  std::string tenancy{};
 };
 
 struct TemplateSpec {
