@@ -145,6 +145,13 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   bootstrap.maxPods = settings.maxPods;
   bootstrap.customUserData = spec.userData;
   bootstrap.raid0 = spec.instanceStorePolicy == "RAID0";
+  if (resolved.family == kFamilyBottlerocket) {
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const ResolvedImage& image : resolved.images) {
+      names.emplace_back(image.id, image.name);
+    }
+    bootstrap.bottlerocketVersion = bottlerocketVersion(spec.amiSelectorTerms, names);
+  }
   auto userData = bootstrapUserData(bootstrap);
   if (!userData) {
     return core::fail(userData.error());
