@@ -24,6 +24,10 @@ inline constexpr const char* kWindowsBuild = "node.kubernetes.io/windows-build";
 // requirement on it allows every type or none (tenancyAllowed).
 inline constexpr const char* kInstanceTenancy = "karpenter.k8s.aws/instance-tenancy";
 inline constexpr std::array<std::string_view, 2> kTenancies = {"default", "dedicated"};
+// The placement group of a node class that has one (every type of it carries the id), and the
+// partition of a partition group an instance was placed in.
+inline constexpr const char* kPlacementGroupId = "karpenter.k8s.aws/placement-group-id";
+inline constexpr const char* kPlacementGroupPartition = "karpenter.k8s.aws/placement-group-partition";
 
 // Whether a requirement on kInstanceTenancy, given as "does it allow this value", admits one of
 // the tenancies every type is offered in.

@@ -30,6 +30,16 @@ bool allowsReserved(
   return claimAllows(probe, kLabelCapacityType, kCapacityTypeReserved);
 }
 
+// As Karpenter v1.14's offerings: every type of a node class with a placement group is in it.
+void addPlacementGroupLabels(std::vector<InstanceType>& types, const ResolvedNodeClass& resolved) {
+  if (!resolved.placementGroup) {
+    return;
+  }
+  for (InstanceType& type : types) {
+    type.labels[labels::kPlacementGroupId] = resolved.placementGroup->groupId;
+  }
+}
+
 int efaRequested(const api::karpenter::NodeClaim& claim) {
   auto it = claim.spec.resources.requests.find(kResourceEfa);
   return it == claim.spec.resources.requests.end() ? 0 : static_cast<int>(it->second.value());
@@ -80,16 +90,19 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
   // Held until the launch is done: the candidates point into it.
   const std::shared_ptr<const InstanceTypes> shared = std::move(*types);
   std::vector<UsableReservation> reservations;
-  std::vector<InstanceType> withReserved;  // the shared types and their reserved offerings
+  // The shared types with their reserved offerings and placement group, when there are any.
+  std::vector<InstanceType> withReserved;
   if (allowsReserved(claim.spec.requirements)) {
     reservations = usableReservations(view->resolved);
   }
-  if (!reservations.empty()) {
+  if (!reservations.empty() || view->resolved.placementGroup) {
     withReserved = shared->compatible;
     addReservedOfferings(withReserved, reservations, view->zones);
+    addPlacementGroupLabels(withReserved, view->resolved);
   }
-  CandidateTypes candidates =
-      launchableTypes(reservations.empty() ? shared->compatible : withReserved, claim);
+  CandidateTypes candidates = launchableTypes(
+      reservations.empty() && !view->resolved.placementGroup ? shared->compatible : withReserved,
+      claim);
   if (candidates.types.empty()) {
     return core::fail(
         core::Error(core::Code::InsufficientCapacity,
@@ -101,6 +114,14 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
       {claim, view->nodeClass, view->resolved, candidates.types, std::move(reservations)});
   if (!instance) {
     return core::fail(instance.error());
+  }
+  if (view->resolved.placementGroup && view->resolved.placementGroup->strategy == "partition" &&
+      !instance->partitionNumber) {
+    // EC2 chose the partition: only DescribeInstances tells which (Karpenter's registration
+    // hook asks the same). Unknown until then if it cannot say now.
+    if (auto described = providers_.instances.get(instance->instanceId)) {
+      instance->partitionNumber = described->partitionNumber;
+    }
   }
   if (!instance->capacityReservationId.empty()) {
     providers_.resolver.capacityReservations().markLaunched(instance->capacityReservationId,
@@ -210,6 +231,9 @@ core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter
   auto types = providers_.instanceTypes.list(view->nodeClass, kubelet, view->zones);
   if (types && allowsReserved(tmpl.requirements)) {
     addReservedOfferings(types->compatible, usableReservations(view->resolved), view->zones);
+  }
+  if (types) {
+    addPlacementGroupLabels(types->compatible, view->resolved);
   }
   return types;
 }

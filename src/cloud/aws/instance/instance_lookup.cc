@@ -74,6 +74,14 @@ Machine toMachine(const sdk::Instance& instance) {
               {kLabelCapacityType, m.capacityType},
               // As Karpenter: the instance's tenancy, default when EC2 reports none.
               {labels::kInstanceTenancy, instance.tenancy.empty() ? "default" : instance.tenancy}};
+  if (!instance.placementGroupId.empty()) {
+    // As Karpenter's NodeClaims: the group, and in a partition group the instance's partition
+    // (its registration hook reads it from DescribeInstances).
+    m.labels[labels::kPlacementGroupId] = instance.placementGroupId;
+    if (instance.partitionNumber) {
+      m.labels[labels::kPlacementGroupPartition] = std::to_string(*instance.partitionNumber);
+    }
+  }
   if (instance.platform == "windows") {
     // The OS its kubelet reports, known before any instance type is looked up (list, get).
     m.labels[labels::kOs] = "windows";

@@ -193,6 +193,8 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   data.capacityReservationId = settings.capacityReservationId;
   data.marketType = settings.marketType;
   data.tenancy = settings.tenancy;
+  data.placementGroupId = settings.placementGroupId;
+  data.placementPartition = settings.placementPartition;
   out.tags = ownershipTags(cluster.name, nodeClass.metadata.name, spec.tags);
   data.resourceTags = out.tags;
   out.name = templateName(data, out.tags);
@@ -256,6 +258,11 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
   if (!data.tenancy.empty() && data.tenancy != "default") {
     // Fed only when not the default, so default-tenancy templates keep the names they had.
     h.text('Z', data.tenancy);
+  }
+  if (!data.placementGroupId.empty()) {
+    // Likewise only when set.
+    h.text('L', data.placementGroupId);
+    h.number('W', widen(data.placementPartition));
   }
   return fmt::format("{}{}", kTemplateNamePrefix, h.value());
 }

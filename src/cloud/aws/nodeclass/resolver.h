@@ -57,6 +57,8 @@ class NodeClassResolver {
       const std::vector<api::karpenter::SecurityGroupSelectorTerm>& terms);
   core::Result<nodeclass::ImageSearch> images(
       const std::vector<api::karpenter::AMISelectorTerm>& terms);
+  core::Result<std::optional<sdk::PlacementGroup>> placementGroup(
+      const api::karpenter::PlacementGroupSelector& selector);
   std::chrono::steady_clock::time_point expiry() const;
 
   const core::Clock& clock_;
@@ -68,6 +70,7 @@ class NodeClassResolver {
   nodeclass::TtlCache<std::vector<sdk::Subnet>> subnetCache_;
   nodeclass::TtlCache<std::vector<sdk::SecurityGroup>> groupCache_;
   nodeclass::TtlCache<nodeclass::ImageSearch> imageCache_;
+  nodeclass::TtlCache<std::optional<sdk::PlacementGroup>> placementGroupCache_;
   CapacityReservationProvider reservations_;
 };
 
