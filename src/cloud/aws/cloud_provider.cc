@@ -40,6 +40,29 @@ void addPlacementGroupLabels(std::vector<InstanceType>& types, const ResolvedNod
   }
 }
 
+// Karpenter v1.14's PlacementGroupDrift: the group the claim launched in (its label) is not the
+// one its node class resolves to now (a selector added, removed or changed).
+DriftCheck placementGroupDrift(const std::string& launchedIn, const std::string& resolved) {
+  DriftCheck check;
+  check.name = "PlacementGroup";
+  if (launchedIn == resolved) {
+    check.detail = resolved.empty() ? "in no placement group, as the node class selects none"
+                                    : resolved + " is the node class's placement group";
+    return check;
+  }
+  check.drifted = true;
+  check.reason = "PlacementGroupDrift";
+  api::reflect::FieldDiff diff;
+  diff.path = "spec.placementGroupSelector";
+  diff.from = api::Json(launchedIn);
+  diff.to = api::Json(resolved);
+  check.changes.push_back(std::move(diff));
+  check.detail = fmt::format("launched in {}, the node class's is now {}",
+                             launchedIn.empty() ? "none" : launchedIn,
+                             resolved.empty() ? "none" : resolved);
+  return check;
+}
+
 int efaRequested(const api::karpenter::NodeClaim& claim) {
   auto it = claim.spec.resources.requests.find(kResourceEfa);
   return it == claim.spec.resources.requests.end() ? 0 : static_cast<int>(it->second.value());
@@ -268,8 +291,20 @@ core::Result<std::vector<DriftCheck>> AwsCloudProvider::isDrifted(
   if (!facts) {
     return core::fail(facts.error().wrap("checking drift of " + claimName));
   }
+  const auto& selector = found->spec.placementGroupSelector;
+  std::optional<sdk::PlacementGroup> group;
+  if (selector) {
+    // As Karpenter: a group that cannot be resolved now counts as none.
+    group = providers_.resolver.placementGroup(*selector).value_or(std::nullopt);
+  }
   const std::shared_ptr<const DriftEntry> entry = driftEntry(std::move(*found));
-  return nodeClassDrift(claim, entry->context, *facts, hashPolicy_);
+  std::vector<DriftCheck> checks = nodeClassDrift(claim, entry->context, *facts, hashPolicy_);
+  auto label = claim.metadata.labels.find(labels::kPlacementGroupId);
+  const std::string launchedIn = label == claim.metadata.labels.end() ? "" : label->second;
+  if (selector || !launchedIn.empty()) {
+    checks.push_back(placementGroupDrift(launchedIn, group ? group->groupId : ""));
+  }
+  return checks;
 }
 
 std::shared_ptr<const AwsCloudProvider::DriftEntry> AwsCloudProvider::driftEntry(

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "emulators/ec2/render.h"
 #include "emulators/ec2/resources.h"
 #include "emulators/ec2/tagging.h"
+#include "emulators/ec2/world.h"
 #include "emulators/ec2/xml_names.h"
 
 namespace nodewright::emulators::ec2 {

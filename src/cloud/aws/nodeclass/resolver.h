@@ -50,6 +50,11 @@ class NodeClassResolver {
   // The reservations behind status.capacityReservations, and how many instances each can take.
   CapacityReservationProvider& capacityReservations() { return reservations_; }
 
+  // The available group spec.placementGroupSelector names (nodeclass::findPlacementGroup),
+  // cached like the other lookups; nullopt without a selector or when EC2 has no such group.
+  core::Result<std::optional<sdk::PlacementGroup>> placementGroup(
+      const api::karpenter::PlacementGroupSelector& selector);
+
  private:
   core::Result<std::vector<sdk::Subnet>> subnets(
       const std::vector<api::karpenter::SubnetSelectorTerm>& terms);
@@ -57,8 +62,6 @@ class NodeClassResolver {
       const std::vector<api::karpenter::SecurityGroupSelectorTerm>& terms);
   core::Result<nodeclass::ImageSearch> images(
       const std::vector<api::karpenter::AMISelectorTerm>& terms);
-  core::Result<std::optional<sdk::PlacementGroup>> placementGroup(
-      const api::karpenter::PlacementGroupSelector& selector);
   std::chrono::steady_clock::time_point expiry() const;
 
   const core::Clock& clock_;
