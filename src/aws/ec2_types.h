@@ -295,11 +295,11 @@ struct Instance {
 // DescribePlacementGroups ---------------------------------------------------------------------
 
 struct PlacementGroup {
-  std::string groupId;    // "pg-0123456789abcdef0"
+  std::string groupId;  // "pg-0123456789abcdef0"
   std::string groupName;
-  std::string strategy;   // "cluster" | "partition" | "spread"
-  std::string state;      // "pending" | "available" | "deleting" | "deleted"
-  int partitionCount = 0;  // partition groups only
+  std::string strategy;     // "cluster" | "partition" | "spread"
+  std::string state;        // "pending" | "available" | "deleting" | "deleted"
+  int partitionCount = 0;   // partition groups only
   std::string spreadLevel;  // spread groups: "rack" | "host"
   Tags tags;
 };

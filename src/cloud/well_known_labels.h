@@ -27,7 +27,8 @@ inline constexpr std::array<std::string_view, 2> kTenancies = {"default", "dedic
 // The placement group of a node class that has one (every type of it carries the id), and the
 // partition of a partition group an instance was placed in.
 inline constexpr const char* kPlacementGroupId = "karpenter.k8s.aws/placement-group-id";
-inline constexpr const char* kPlacementGroupPartition = "karpenter.k8s.aws/placement-group-partition";
+inline constexpr const char* kPlacementGroupPartition =
+    "karpenter.k8s.aws/placement-group-partition";
 
 // Whether a requirement on kInstanceTenancy, given as "does it allow this value", admits one of
 // the tenancies every type is offered in.
@@ -44,10 +45,10 @@ bool tenancyAllowed(Allows&& allows) {
 inline bool definedByInstanceType(std::string_view key) {
   return key == kArch || key == kOs || key == kInstanceType || key == kWindowsBuild ||
          key.starts_with("karpenter.k8s.aws/instance-") ||
-         // Karpenter's offerings carry these only for a node class with a placement group,
-         // which nodewright does not resolve yet: no type has them, so In finds none.
-         key == "karpenter.k8s.aws/placement-group-id" ||
-         key == "karpenter.k8s.aws/placement-group-partition";
+         // Karpenter's offerings carry these only for a node class with a placement group: the
+         // types of one carry the id, and no type the partition (nodewright offers no partition
+         // domains yet), so In on it finds none.
+         key == kPlacementGroupId || key == kPlacementGroupPartition;
 }
 
 }  // namespace nodewright::cloud::labels

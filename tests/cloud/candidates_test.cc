@@ -122,8 +122,8 @@ TEST(LaunchableTypes, EveryTypeIsOfferedInBothTenancies) {
   EXPECT_EQ(set.types.size(), 3u);
   set = launchableTypes(types, claim({{labels::kInstanceTenancy, "DoesNotExist", {}, {}}}));
   EXPECT_TRUE(set.types.empty());
-  set = launchableTypes(
-      types, claim({{labels::kInstanceTenancy, "NotIn", {"default", "dedicated"}, {}}}));
+  set = launchableTypes(types,
+                        claim({{labels::kInstanceTenancy, "NotIn", {"default", "dedicated"}, {}}}));
   EXPECT_TRUE(set.types.empty());
 }
 

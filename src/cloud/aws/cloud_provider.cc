@@ -57,9 +57,9 @@ DriftCheck placementGroupDrift(const std::string& launchedIn, const std::string&
   diff.from = api::Json(launchedIn);
   diff.to = api::Json(resolved);
   check.changes.push_back(std::move(diff));
-  check.detail = fmt::format("launched in {}, the node class's is now {}",
-                             launchedIn.empty() ? "none" : launchedIn,
-                             resolved.empty() ? "none" : resolved);
+  check.detail =
+      fmt::format("launched in {}, the node class's is now {}",
+                  launchedIn.empty() ? "none" : launchedIn, resolved.empty() ? "none" : resolved);
   return check;
 }
 

@@ -102,7 +102,8 @@ aws::ApiResult<std::string> createPlacementGroup(ActionContext& ctx) {
   if (!name || name->empty()) {
     r.missing("GroupName");
   }
-  if (partitions && (a.strategy != "partition" || *partitions < 1 || *partitions > kMaxPartitions)) {
+  if (partitions &&
+      (a.strategy != "partition" || *partitions < 1 || *partitions > kMaxPartitions)) {
     r.invalid("PartitionCount", std::to_string(*partitions));
   }
   if (spreadLevel && a.strategy != "spread") {
@@ -168,17 +169,15 @@ aws::ApiResult<std::string> describePlacementGroups(ActionContext& ctx) {
     return tl::unexpected(ok.error());
   }
   request->page = {};  // EC2 returns every group at once
-  Page page = findResources(store, kind::kPlacementGroup, *request, groupValues,
-                            [&](const Resource& g) {
-                              const auto* a = g.as<PlacementGroupAttributes>();
-                              return names.empty() ||
-                                     (a != nullptr && std::find(names.begin(), names.end(),
-                                                                a->name) != names.end());
-                            });
+  Page page =
+      findResources(store, kind::kPlacementGroup, *request, groupValues, [&](const Resource& g) {
+        const auto* a = g.as<PlacementGroupAttributes>();
+        return names.empty() ||
+               (a != nullptr && std::find(names.begin(), names.end(), a->name) != names.end());
+      });
   const World& world = ctx.world;
-  return pageResponse(ctx, "placementGroupSet", page, [&](pugi::xml_node item, const Resource& g) {
-    renderGroup(item, world, g);
-  });
+  return pageResponse(ctx, "placementGroupSet", page,
+                      [&](pugi::xml_node item, const Resource& g) { renderGroup(item, world, g); });
 }
 
 aws::ApiResult<std::string> deletePlacementGroup(ActionContext& ctx) {
@@ -209,7 +208,7 @@ void addPlacementGroupActions(ActionTable& table) {
 }
 
 aws::ApiResult<std::optional<Placement>> placementOf(ActionContext& ctx,
-                                                   const LaunchTemplateData& data) {
+                                                     const LaunchTemplateData& data) {
   if (!data.placementGroupId && !data.placementGroupName) {
     if (data.partitionNumber) {
       return aws::apiFail("InvalidParameterValue",

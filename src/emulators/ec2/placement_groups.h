@@ -24,6 +24,6 @@ struct Placement {
 // partition number outside the group's partitions or given for a group without partitions.
 // A partition group without a partition number places the instance in its emptiest partition.
 aws::ApiResult<std::optional<Placement>> placementOf(ActionContext& ctx,
-                                                   const LaunchTemplateData& data);
+                                                     const LaunchTemplateData& data);
 
 }  // namespace nodewright::emulators::ec2

@@ -88,7 +88,7 @@ struct CapacityReservationAttributes : Attributes {
 // DeletePlacementGroup retires it "deleted".
 struct PlacementGroupAttributes : Attributes {
   std::string name;
-  std::string strategy;  // "cluster", "partition", "spread"
+  std::string strategy;        // "cluster", "partition", "spread"
   int64_t partitionCount = 0;  // partition only
   std::string spreadLevel;     // spread only: "rack" (EC2's default) or "host"
 };

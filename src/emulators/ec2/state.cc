@@ -96,9 +96,9 @@ NW_STATE_FIELDS(InstanceAttributes, instanceType, imageId, architecture, zone, z
                 rootDeviceName, launchTemplateId, launchTemplateName, launchTemplateVersion,
                 lifecycle, spotInstanceRequestId, reservationId, ownerId, fleetId, clientToken,
                 amiLaunchIndex, metadataOptions, iamInstanceProfileArn, iamInstanceProfileId,
-                keyName, monitoring, ebsOptimized, tenancy, placementGroupId,
-                placementGroupName, partitionNumber, capacityReservationPreference,
-                capacityReservationId, platformDetails, leases, leasesReleased)
+                keyName, monitoring, ebsOptimized, tenancy, placementGroupId, placementGroupName,
+                partitionNumber, capacityReservationPreference, capacityReservationId,
+                platformDetails, leases, leasesReleased)
 NW_STATE_FIELDS(ReservationAttributes, ownerId, requesterId, instanceIds)
 
 NW_STATE_FIELDS(FleetOverrides, instanceType, maxPrice, subnetId, availabilityZone,

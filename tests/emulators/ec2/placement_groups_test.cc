@@ -85,27 +85,28 @@ TEST_F(PlacementGroupsTest, LaunchesRunInTheGroupAndPartitionThePlacementNames) 
   EXPECT_STREQ(placementOf(inCluster).child_value("groupId"), cluster.c_str());
   EXPECT_FALSE(placementOf(inCluster).child("partitionNumber"));
 
-  const Xml second =
-      launch({{"Placement.GroupName", "kafka"}, {"Placement.PartitionNumber", "2"}});
+  const Xml second = launch({{"Placement.GroupName", "kafka"}, {"Placement.PartitionNumber", "2"}});
   EXPECT_STREQ(placementOf(second).child_value("groupId"), partition.c_str());
   EXPECT_STREQ(placementOf(second).child_value("partitionNumber"), "2");
   // Without a number EC2 picks the emptiest partition.
   const Xml chosen = launch({{"Placement.GroupId", partition}});
   EXPECT_STREQ(placementOf(chosen).child_value("partitionNumber"), "1");
 
-  EXPECT_EQ(w_.fails("RunInstances", [&] {
-                 aws::ParamPairs p = w_.runParams(1);
-                 p.emplace_back("Placement.GroupName", "nope");
-                 return p;
-               }())
+  EXPECT_EQ(w_.fails("RunInstances",
+                     [&] {
+                       aws::ParamPairs p = w_.runParams(1);
+                       p.emplace_back("Placement.GroupName", "nope");
+                       return p;
+                     }())
                 .code,
             "InvalidPlacementGroup.Unknown");
-  EXPECT_EQ(w_.fails("RunInstances", [&] {
-                 aws::ParamPairs p = w_.runParams(1);
-                 p.emplace_back("Placement.GroupId", partition);
-                 p.emplace_back("Placement.PartitionNumber", "3");
-                 return p;
-               }())
+  EXPECT_EQ(w_.fails("RunInstances",
+                     [&] {
+                       aws::ParamPairs p = w_.runParams(1);
+                       p.emplace_back("Placement.GroupId", partition);
+                       p.emplace_back("Placement.PartitionNumber", "3");
+                       return p;
+                     }())
                 .code,
             "InvalidParameterValue");
 }
@@ -113,8 +114,8 @@ TEST_F(PlacementGroupsTest, LaunchesRunInTheGroupAndPartitionThePlacementNames) 
 TEST_F(PlacementGroupsTest, ADedicatedLaunchIsDescribedDedicated) {
   const Xml described = launch({{"Placement.Tenancy", "dedicated"}});
   EXPECT_STREQ(placementOf(described).child_value("tenancy"), "dedicated");
-  Xml filtered = w_.ok("DescribeInstances", {{"Filter.1.Name", "tenancy"},
-                                             {"Filter.1.Value.1", "dedicated"}});
+  Xml filtered =
+      w_.ok("DescribeInstances", {{"Filter.1.Name", "tenancy"}, {"Filter.1.Value.1", "dedicated"}});
   EXPECT_STREQ(LaunchWorld::firstInstance(filtered).child("placement").child_value("tenancy"),
                "dedicated");
 }

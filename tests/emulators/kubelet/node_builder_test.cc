@@ -37,9 +37,9 @@ TEST(NodeFor, AWindowsMachineReportsItsWindowsServerRelease) {
                         Case{"10.0.20348", "Windows Server 2022 Datacenter"},
                         Case{"10.0.26100", "Windows Server 2025 Datacenter"}}) {
     SCOPED_TRACE(c.build);
-    auto node = nodeFor(machine({{"kubernetes.io/os", "windows"},
-                                 {"node.kubernetes.io/windows-build", c.build}}),
-                        nullptr, "v1.31.0", core::TimePoint{});
+    auto node = nodeFor(
+        machine({{"kubernetes.io/os", "windows"}, {"node.kubernetes.io/windows-build", c.build}}),
+        nullptr, "v1.31.0", core::TimePoint{});
     ASSERT_TRUE(node);
     EXPECT_EQ(node->metadata.labels.at("kubernetes.io/os"), "windows");
     EXPECT_EQ(node->metadata.labels.at("node.kubernetes.io/windows-build"), c.build);

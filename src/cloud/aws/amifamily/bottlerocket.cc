@@ -214,8 +214,9 @@ core::Result<std::string> bottlerocketUserData(const BootstrapOptions& options) 
 
 namespace nodewright::cloud::aws {
 
-std::string bottlerocketVersion(const std::vector<api::karpenter::AMISelectorTerm>& terms,
-                                const std::vector<std::pair<std::string, std::string>>& imageNames) {
+std::string bottlerocketVersion(
+    const std::vector<api::karpenter::AMISelectorTerm>& terms,
+    const std::vector<std::pair<std::string, std::string>>& imageNames) {
   for (const auto& term : terms) {
     const size_t at = term.alias.find('@');
     if (at != std::string::npos && term.alias.find('@', at + 1) == std::string::npos &&

@@ -186,8 +186,7 @@ const Bits& PoolCatalog::typesFor(int id) {
       continue;
     }
     if (key == cloud::labels::kInstanceTenancy) {
-      if (!cloud::labels::tenancyAllowed(
-              [&](std::string_view t) { return r.has(t); })) {
+      if (!cloud::labels::tenancyAllowed([&](std::string_view t) { return r.has(t); })) {
         out = Bits(typeCount());
       }
       continue;

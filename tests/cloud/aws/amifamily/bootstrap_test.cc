@@ -239,7 +239,8 @@ TEST(BootstrapBottlerocketTest, LaysOurSettingsOverTheUsers) {
 std::vector<std::string> mountCommand(const std::string& text) {
   std::istringstream in(text);
   const auto doc = toml::parse(in, "user-data");
-  const auto& command = toml::find(doc, "settings", "bootstrap-commands", "000-mount-instance-storage");
+  const auto& command =
+      toml::find(doc, "settings", "bootstrap-commands", "000-mount-instance-storage");
   std::vector<std::string> out;
   for (const auto& args : toml::find<std::vector<std::vector<std::string>>>(command, "commands")) {
     std::string line;

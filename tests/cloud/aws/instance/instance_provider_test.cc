@@ -231,7 +231,8 @@ TEST_F(InstanceProviderTest, UserDataRegistersTheUnregisteredTaintOnce) {
 TEST(LaunchTenancy, DefaultFirstThenDedicated) {
   api::karpenter::NodeClaim c;
   EXPECT_EQ(launchTenancy(c), "default");
-  c.spec.requirements = {{"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated", "default"}, {}}};
+  c.spec.requirements = {
+      {"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated", "default"}, {}}};
   EXPECT_EQ(launchTenancy(c), "default");
   c.spec.requirements = {{"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated"}, {}}};
   EXPECT_EQ(launchTenancy(c), "dedicated");

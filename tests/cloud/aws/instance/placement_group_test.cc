@@ -70,8 +70,7 @@ TEST_F(PlacementGroupTest, TheSelectorFindsAnAvailableGroupOrReportsItNotFound) 
   ResolvedNodeClass resolved = resolved_;
   EXPECT_EQ(readiness(resolved), "True PlacementGroupReady ");
   resolved.placementGroupSelector = "nope";
-  EXPECT_EQ(readiness(resolved),
-            "False PlacementGroupNotFound Placement group \"nope\" not found");
+  EXPECT_EQ(readiness(resolved), "False PlacementGroupNotFound Placement group \"nope\" not found");
   resolved.placementGroupSelector = "hpc";
   resolved.placementGroup = group;
   EXPECT_EQ(readiness(resolved).substr(0, 4), "True");

@@ -101,10 +101,10 @@ TEST_F(LaunchTemplateDataTest, EachFamilysDefaultRootVolumeIsKarpenters) {
     const char* device;
     int64_t sizeGiB;
   };
-  for (const Case& c : {Case{kFamilyAL2, "/dev/xvda", 20}, Case{kFamilyAL2023, "/dev/xvda", 20},
-                        Case{kFamilyWindows2019, "/dev/sda1", 50},
-                        Case{kFamilyWindows2022, "/dev/sda1", 50},
-                        Case{kFamilyWindows2025, "/dev/sda1", 50}}) {
+  for (const Case& c :
+       {Case{kFamilyAL2, "/dev/xvda", 20}, Case{kFamilyAL2023, "/dev/xvda", 20},
+        Case{kFamilyWindows2019, "/dev/sda1", 50}, Case{kFamilyWindows2022, "/dev/sda1", 50},
+        Case{kFamilyWindows2025, "/dev/sda1", 50}}) {
     SCOPED_TRACE(c.family);
     auto devices = blockDevices(nodeClass_.spec, c.family);
     ASSERT_TRUE(devices);
