@@ -87,6 +87,17 @@ ApiResult<std::vector<CapacityReservation>> Ec2Client::describeCapacityReservati
                              "capacityReservationSet", &ec2xml::capacityReservation);
 }
 
+ApiResult<std::vector<PlacementGroup>> Ec2Client::describePlacementGroups(
+    const std::vector<Filter>& filters, const std::vector<std::string>& ids,
+    const std::vector<std::string>& names) {
+  ParamBuilder b;
+  b.list("GroupId", ids);
+  b.list("GroupName", names);
+  addFilters(b, filters);
+  return ec2xml::collectList(client_, "DescribePlacementGroups", b.pairs(), "placementGroupSet",
+                             &ec2xml::placementGroup);
+}
+
 ApiResult<std::vector<SecurityGroup>> Ec2Client::describeSecurityGroups(
     const std::vector<Filter>& filters, const std::vector<std::string>& ids) {
   ParamBuilder b;

@@ -35,6 +35,11 @@ class Ec2Client {
   // Every page; NotFound codes (InvalidCapacityReservationId.NotFound) for an unknown id.
   ApiResult<std::vector<CapacityReservation>> describeCapacityReservations(
       const std::vector<Filter>& filters, const std::vector<std::string>& ids = {});
+  // By ids (InvalidPlacementGroupId.NotFound for an unknown one), names
+  // (InvalidPlacementGroup.Unknown) and/or filters; one page (EC2 does not page it).
+  ApiResult<std::vector<PlacementGroup>> describePlacementGroups(
+      const std::vector<Filter>& filters, const std::vector<std::string>& ids = {},
+      const std::vector<std::string>& names = {});
   ApiResult<std::vector<SpotPrice>> describeSpotPriceHistory(
       const std::vector<std::string>& instanceTypes, core::TimePoint since);
 

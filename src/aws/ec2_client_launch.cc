@@ -104,6 +104,12 @@ void addLaunchTemplateData(ParamBuilder d, const LaunchTemplateData& data) {
   if (!data.marketType.empty()) {
     d.nested("InstanceMarketOptions").set("MarketType", data.marketType);
   }
+  if (!data.tenancy.empty() || !data.placementGroupId.empty()) {
+    ParamBuilder placement = d.nested("Placement");
+    placement.setIfNotEmpty("GroupId", data.placementGroupId);
+    setIf(placement, "PartitionNumber", data.placementPartition);
+    placement.setIfNotEmpty("Tenancy", data.tenancy);
+  }
 }
 
 }  // namespace

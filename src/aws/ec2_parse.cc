@@ -324,6 +324,9 @@ LaunchTemplateData launchTemplateData(pugi::xml_node data) {
   d.metadataOptions.httpTokens = text(m, "httpTokens");
   d.metadataOptions.httpPutResponseHopLimit = optSmall(m, "httpPutResponseHopLimit");
   d.monitoring = optBoolean(data.child("monitoring"), "enabled");
+  d.tenancy = text(data.child("placement"), "tenancy");
+  d.placementGroupId = text(data.child("placement"), "groupId");
+  d.placementPartition = optSmall(data.child("placement"), "partitionNumber");
   for (pugi::xml_node item : members(data.child("networkInterfaceSet"))) {
     d.networkInterfaces.push_back(launchTemplateInterface(item));
   }
@@ -341,6 +344,10 @@ Instance instance(pugi::xml_node item) {
   i.instanceType = text(item, "instanceType");
   i.imageId = text(item, "imageId");
   i.availabilityZone = text(item.child("placement"), "availabilityZone");
+  i.tenancy = text(item.child("placement"), "tenancy");
+  i.placementGroupId = text(item.child("placement"), "groupId");
+  i.partitionNumber = optSmall(item.child("placement"), "partitionNumber");
+  i.platform = text(item, "platform");
   i.subnetId = text(item, "subnetId");
   i.vpcId = text(item, "vpcId");
   i.state = text(item.child("instanceState"), "name");
@@ -382,6 +389,18 @@ CapacityReservation capacityReservation(pugi::xml_node item) {
   r.interruptible = optBoolean(item, "interruptible").value_or(false);
   r.tags = tags(item);
   return r;
+}
+
+PlacementGroup placementGroup(pugi::xml_node item) {
+  PlacementGroup g;
+  g.groupId = text(item, "groupId");
+  g.groupName = text(item, "groupName");
+  g.strategy = text(item, "strategy");
+  g.state = text(item, "state");
+  g.partitionCount = optSmall(item, "partitionCount").value_or(0);
+  g.spreadLevel = text(item, "spreadLevel");
+  g.tags = tags(item);
+  return g;
 }
 
 InstanceStateChange stateChange(pugi::xml_node item) {

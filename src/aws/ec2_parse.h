@@ -34,6 +34,7 @@ LaunchTemplate launchTemplate(pugi::xml_node item);
 LaunchTemplateData launchTemplateData(pugi::xml_node data);
 Instance instance(pugi::xml_node item);
 CapacityReservation capacityReservation(pugi::xml_node item);
+PlacementGroup placementGroup(pugi::xml_node item);
 InstanceStateChange stateChange(pugi::xml_node item);
 // CreateFleetResponse's root; the launched group's zone, when the response leaves it out, is
 // taken from the request's override of the same type and subnet.

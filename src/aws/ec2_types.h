@@ -193,6 +193,11 @@ struct LaunchTemplateData {
   // InstanceMarketOptions.MarketType for reserved launches: "capacity-block" or
   // "interruptible-capacity-reservation"; empty: not sent.
   std::string marketType;
+  // Placement.Tenancy: "default" or "dedicated"; empty: not sent.
+  std::string tenancy;
+  // Placement.GroupId and Placement.PartitionNumber; empty/nullopt: not sent.
+  std::string placementGroupId;
+  std::optional<int> placementPartition;
 };
 
 struct LaunchTemplate {
@@ -277,9 +282,25 @@ struct Instance {
   std::string lifecycle;
   std::string capacityReservationId;          // the reservation it runs in; empty: none
   std::string capacityReservationPreference;  // "open", "none", "capacity-reservations-only"
+  std::string tenancy;                        // Placement.Tenancy: "default", "dedicated", "host"
+  std::string platform;                       // "windows" for Windows instances; empty otherwise
+  std::string placementGroupId;               // Placement.GroupId; empty: in none
+  std::optional<int> partitionNumber;         // Placement.PartitionNumber, partition groups only
   core::TimePoint launchTime;
   std::vector<std::string> securityGroupIds;
   std::vector<InstanceNetworkInterface> networkInterfaces;
+  Tags tags;
+};
+
+// DescribePlacementGroups ---------------------------------------------------------------------
+
+struct PlacementGroup {
+  std::string groupId;  // "pg-0123456789abcdef0"
+  std::string groupName;
+  std::string strategy;     // "cluster" | "partition" | "spread"
+  std::string state;        // "pending" | "available" | "deleting" | "deleted"
+  int partitionCount = 0;   // partition groups only
+  std::string spreadLevel;  // spread groups: "rack" | "host"
   Tags tags;
 };
 

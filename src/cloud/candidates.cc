@@ -23,6 +23,14 @@ bool typeAllowed(const InstanceType& type, const Requirements& requirements) {
         (!type.labels.contains(r.key) && !labels::definedByInstanceType(r.key))) {
       continue;
     }
+    if (r.key == labels::kInstanceTenancy) {
+      if (!labels::tenancyAllowed([&](std::string_view t) {
+            return api::matches(r.key, r.operator_, r.values, {{r.key, std::string(t)}});
+          })) {
+        return false;
+      }
+      continue;
+    }
     if (!api::matches(r.key, r.operator_, r.values, type.labels)) {
       return false;
     }

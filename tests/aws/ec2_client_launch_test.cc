@@ -237,6 +237,45 @@ TEST_F(Ec2ClientTest, AFleetWithNoCapacityLeftListsEveryPool) {
   EXPECT_EQ(zones, (std::set<std::string>{"us-east-1a", "us-east-1b"}));
 }
 
+// A template's Placement (tenancy, placement group and partition) reaches the instance, and
+// DescribeInstances and DescribePlacementGroups read back what EC2 reports.
+TEST_F(Ec2ClientTest, PlacementReachesTheInstanceAndReadsBack) {
+  auto created =
+      wire_->call("CreatePlacementGroup",
+                  {{"GroupName", "kafka"}, {"Strategy", "partition"}, {"PartitionCount", "3"}});
+  ASSERT_TRUE(created) << created.error().message();
+  ASSERT_EQ(created->status, 200) << created->body;
+  auto groups = ec2_->describePlacementGroups({{"state", {"available"}}}, {}, {"kafka"});
+  ASSERT_TRUE(groups) << groups.error().message;
+  ASSERT_EQ(groups->size(), 1u);
+  const PlacementGroup& group = groups->front();
+  EXPECT_TRUE(group.groupId.starts_with("pg-")) << group.groupId;
+  EXPECT_EQ(group.groupName, "kafka");
+  EXPECT_EQ(group.strategy, "partition");
+  EXPECT_EQ(group.partitionCount, 3);
+  EXPECT_EQ(group.state, "available");
+  auto unknown = ec2_->describePlacementGroups({}, {}, {"nope"});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, "InvalidPlacementGroup.Unknown");
+
+  LaunchTemplateData data = simple(image());
+  data.tenancy = "dedicated";
+  data.placementGroupId = group.groupId;
+  data.placementPartition = 2;
+  ASSERT_TRUE(ec2_->createLaunchTemplate("nw-fleet", data, {}));
+  auto fleet = ec2_->createFleet(fleetOf({{"m5.large", kSubnetA, "us-east-1a", {}, {}}}, "placed"));
+  ASSERT_TRUE(fleet) << fleet.error().message;
+  ASSERT_EQ(fleet->instanceIds.size(), 1u);
+  auto described = ec2_->describeInstances(fleet->instanceIds);
+  ASSERT_TRUE(described) << described.error().message;
+  ASSERT_EQ(described->size(), 1u);
+  const Instance& instance = described->front();
+  EXPECT_EQ(instance.tenancy, "dedicated");
+  EXPECT_EQ(instance.placementGroupId, group.groupId);
+  EXPECT_EQ(instance.partitionNumber, 2);
+  EXPECT_EQ(instance.platform, "");
+}
+
 TEST_F(Ec2ClientTest, DescribesTagsAndTerminatesInstances) {
   ASSERT_TRUE(ec2_->createLaunchTemplate("nw-fleet", simple(image()), {}));
   auto fleet = ec2_->createFleet(fleetOf({{"m5.xlarge", kSubnetB, "us-east-1b", {}, {}}}, "t"));

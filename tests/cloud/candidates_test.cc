@@ -97,6 +97,36 @@ TEST(LaunchableTypes, PlacementGroupLabelsNoTypeHasRestrictAsAbsent) {
   }
 }
 
+// Karpenter v1.14 gives node.kubernetes.io/windows-build DoesNotExist on every type but a Windows
+// node class's: a pod asking for a Windows build never lands on a Linux type.
+TEST(LaunchableTypes, AWindowsBuildRequirementFindsOnlyTypesOfThatBuild) {
+  auto types = catalog();
+  types[0].labels[labels::kWindowsBuild] = "10.0.20348";
+  auto set = launchableTypes(types, claim({{labels::kWindowsBuild, "In", {"10.0.20348"}, {}}}));
+  EXPECT_EQ(names(set), (std::vector<std::string>{"m5.xlarge"}));
+  set = launchableTypes(types, claim({{labels::kWindowsBuild, "In", {"10.0.17763"}, {}}}));
+  EXPECT_TRUE(set.types.empty());
+  set = launchableTypes(types, claim({{labels::kWindowsBuild, "DoesNotExist", {}, {}}}));
+  EXPECT_EQ(names(set), (std::vector<std::string>{"m5.large", "m5.2xlarge"}));
+}
+
+// Every type is offered in both tenancies (Karpenter v1.14 instance-tenancy In [default,
+// dedicated]): dedicated finds them all; a requirement that admits neither finds none.
+TEST(LaunchableTypes, EveryTypeIsOfferedInBothTenancies) {
+  auto types = catalog();
+  for (const char* tenancy : {"dedicated", "default"}) {
+    auto set = launchableTypes(types, claim({{labels::kInstanceTenancy, "In", {tenancy}, {}}}));
+    EXPECT_EQ(set.types.size(), 3u) << tenancy;
+  }
+  auto set = launchableTypes(types, claim({{labels::kInstanceTenancy, "NotIn", {"default"}, {}}}));
+  EXPECT_EQ(set.types.size(), 3u);
+  set = launchableTypes(types, claim({{labels::kInstanceTenancy, "DoesNotExist", {}, {}}}));
+  EXPECT_TRUE(set.types.empty());
+  set = launchableTypes(types,
+                        claim({{labels::kInstanceTenancy, "NotIn", {"default", "dedicated"}, {}}}));
+  EXPECT_TRUE(set.types.empty());
+}
+
 TEST(LaunchableTypes, NeedsAnAvailableOfferingTheClaimAllows) {
   auto types = catalog();
   for (Offering& o : types[1].offerings) {

@@ -131,6 +131,11 @@ TEST(WindowsEndToEnd, Windows2022NodeClassBecomesReadyAndItsPodsRunOnWindowsNode
     EXPECT_EQ(labels.at("node.kubernetes.io/windows-build"), "10.0.20348") << pod.spec.nodeName;
     EXPECT_EQ(labels.at("kubernetes.io/arch"), "amd64") << pod.spec.nodeName;
     EXPECT_EQ(labels.at("karpenter.sh/capacity-type"), "on-demand") << pod.spec.nodeName;
+    // Its kubelet reports Windows, as a Windows node's does, not the Linux image.
+    const auto& info = nodes.at(pod.spec.nodeName).status.nodeInfo;
+    EXPECT_EQ(info.operatingSystem, "windows") << pod.spec.nodeName;
+    EXPECT_TRUE(info.osImage.starts_with("Windows Server")) << info.osImage;
+    EXPECT_TRUE(info.kernelVersion.starts_with("10.0")) << info.kernelVersion;
   }
   const auto claims = cluster.nodeClaims();
   ASSERT_FALSE(claims.empty());
@@ -145,6 +150,7 @@ TEST(WindowsEndToEnd, Windows2022NodeClassBecomesReadyAndItsPodsRunOnWindowsNode
   ASSERT_EQ(instances->size(), claims.size());
   for (const auto& instance : *instances) {
     EXPECT_EQ(instance.imageId, image) << instance.instanceId;
+    EXPECT_EQ(instance.platform, "windows") << instance.instanceId;
   }
 }
 

@@ -30,6 +30,39 @@ bool allowsReserved(
   return claimAllows(probe, kLabelCapacityType, kCapacityTypeReserved);
 }
 
+// As Karpenter v1.14's offerings: every type of a node class with a placement group is in it.
+void addPlacementGroupLabels(std::vector<InstanceType>& types, const ResolvedNodeClass& resolved) {
+  if (!resolved.placementGroup) {
+    return;
+  }
+  for (InstanceType& type : types) {
+    type.labels[labels::kPlacementGroupId] = resolved.placementGroup->groupId;
+  }
+}
+
+// Karpenter v1.14's PlacementGroupDrift: the group the claim launched in (its label) is not the
+// one its node class resolves to now (a selector added, removed or changed).
+DriftCheck placementGroupDrift(const std::string& launchedIn, const std::string& resolved) {
+  DriftCheck check;
+  check.name = "PlacementGroup";
+  if (launchedIn == resolved) {
+    check.detail = resolved.empty() ? "in no placement group, as the node class selects none"
+                                    : resolved + " is the node class's placement group";
+    return check;
+  }
+  check.drifted = true;
+  check.reason = "PlacementGroupDrift";
+  api::reflect::FieldDiff diff;
+  diff.path = "spec.placementGroupSelector";
+  diff.from = api::Json(launchedIn);
+  diff.to = api::Json(resolved);
+  check.changes.push_back(std::move(diff));
+  check.detail =
+      fmt::format("launched in {}, the node class's is now {}",
+                  launchedIn.empty() ? "none" : launchedIn, resolved.empty() ? "none" : resolved);
+  return check;
+}
+
 int efaRequested(const api::karpenter::NodeClaim& claim) {
   auto it = claim.spec.resources.requests.find(kResourceEfa);
   return it == claim.spec.resources.requests.end() ? 0 : static_cast<int>(it->second.value());
@@ -80,16 +113,19 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
   // Held until the launch is done: the candidates point into it.
   const std::shared_ptr<const InstanceTypes> shared = std::move(*types);
   std::vector<UsableReservation> reservations;
-  std::vector<InstanceType> withReserved;  // the shared types and their reserved offerings
+  // The shared types with their reserved offerings and placement group, when there are any.
+  std::vector<InstanceType> withReserved;
   if (allowsReserved(claim.spec.requirements)) {
     reservations = usableReservations(view->resolved);
   }
-  if (!reservations.empty()) {
+  if (!reservations.empty() || view->resolved.placementGroup) {
     withReserved = shared->compatible;
     addReservedOfferings(withReserved, reservations, view->zones);
+    addPlacementGroupLabels(withReserved, view->resolved);
   }
-  CandidateTypes candidates =
-      launchableTypes(reservations.empty() ? shared->compatible : withReserved, claim);
+  CandidateTypes candidates = launchableTypes(
+      reservations.empty() && !view->resolved.placementGroup ? shared->compatible : withReserved,
+      claim);
   if (candidates.types.empty()) {
     return core::fail(
         core::Error(core::Code::InsufficientCapacity,
@@ -101,6 +137,14 @@ core::Result<Machine> AwsCloudProvider::create(const api::karpenter::NodeClaim& 
       {claim, view->nodeClass, view->resolved, candidates.types, std::move(reservations)});
   if (!instance) {
     return core::fail(instance.error());
+  }
+  if (view->resolved.placementGroup && view->resolved.placementGroup->strategy == "partition" &&
+      !instance->partitionNumber) {
+    // EC2 chose the partition: only DescribeInstances tells which (Karpenter's registration
+    // hook asks the same). Unknown until then if it cannot say now.
+    if (auto described = providers_.instances.get(instance->instanceId)) {
+      instance->partitionNumber = described->partitionNumber;
+    }
   }
   if (!instance->capacityReservationId.empty()) {
     providers_.resolver.capacityReservations().markLaunched(instance->capacityReservationId,
@@ -211,6 +255,9 @@ core::Result<InstanceTypes> AwsCloudProvider::instanceTypes(const api::karpenter
   if (types && allowsReserved(tmpl.requirements)) {
     addReservedOfferings(types->compatible, usableReservations(view->resolved), view->zones);
   }
+  if (types) {
+    addPlacementGroupLabels(types->compatible, view->resolved);
+  }
   return types;
 }
 
@@ -244,8 +291,20 @@ core::Result<std::vector<DriftCheck>> AwsCloudProvider::isDrifted(
   if (!facts) {
     return core::fail(facts.error().wrap("checking drift of " + claimName));
   }
+  const auto& selector = found->spec.placementGroupSelector;
+  std::optional<sdk::PlacementGroup> group;
+  if (selector) {
+    // As Karpenter: a group that cannot be resolved now counts as none.
+    group = providers_.resolver.placementGroup(*selector).value_or(std::nullopt);
+  }
   const std::shared_ptr<const DriftEntry> entry = driftEntry(std::move(*found));
-  return nodeClassDrift(claim, entry->context, *facts, hashPolicy_);
+  std::vector<DriftCheck> checks = nodeClassDrift(claim, entry->context, *facts, hashPolicy_);
+  auto label = claim.metadata.labels.find(labels::kPlacementGroupId);
+  const std::string launchedIn = label == claim.metadata.labels.end() ? "" : label->second;
+  if (selector || !launchedIn.empty()) {
+    checks.push_back(placementGroupDrift(launchedIn, group ? group->groupId : ""));
+  }
+  return checks;
 }
 
 std::shared_ptr<const AwsCloudProvider::DriftEntry> AwsCloudProvider::driftEntry(

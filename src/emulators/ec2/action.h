@@ -55,5 +55,7 @@ void addInterfaceActions(ActionTable& table);
 // CreateCapacityReservation, DescribeCapacityReservations, CancelCapacityReservation
 // (capacity_reservations.h).
 void addCapacityReservationActions(ActionTable& table);
+// CreatePlacementGroup, DescribePlacementGroups, DeletePlacementGroup (placement_groups.cc).
+void addPlacementGroupActions(ActionTable& table);
 
 }  // namespace nodewright::emulators::ec2

@@ -134,6 +134,7 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
   addInstanceActions(actions_);
   addInterfaceActions(actions_);
   addCapacityReservationActions(actions_);
+  addPlacementGroupActions(actions_);
 }
 
 std::string Ec2Emulator::nextRequestId() {

@@ -218,7 +218,13 @@ void renderInstance(pugi::xml_node item, const Resource& r) {
   addTime(item, "launchTime", r.created);
   pugi::xml_node placement = addElement(item, "placement");
   addText(placement, "availabilityZoneId", a->zoneId);
-  addText(placement, "groupName", "");
+  addText(placement, "groupName", a->placementGroupName);
+  if (!a->placementGroupId.empty()) {
+    addText(placement, "groupId", a->placementGroupId);
+  }
+  if (a->partitionNumber) {
+    addInt(placement, "partitionNumber", *a->partitionNumber);
+  }
   addText(placement, "tenancy", a->tenancy);
   addText(placement, "availabilityZone", a->zone);
   addText(addElement(item, "monitoring"), "state", a->monitoring ? "enabled" : "disabled");
@@ -362,6 +368,12 @@ std::vector<std::string> instanceFilterValues(const Resource& r, std::string_vie
   }
   if (name == "tenancy") {
     return {a->tenancy};
+  }
+  if (name == "placement-group-name") {
+    return one(a->placementGroupName);
+  }
+  if (name == "placement-partition-number" && a->partitionNumber) {
+    return {std::to_string(*a->partitionNumber)};
   }
   if (name == "key-name") {
     return one(a->keyName);

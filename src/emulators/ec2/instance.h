@@ -102,6 +102,11 @@ struct InstanceAttributes : Attributes {
   bool monitoring = false;
   bool ebsOptimized = false;
   std::string tenancy = "default";
+  // The placement group it runs in (id and name); empty: none. Partition groups give each
+  // instance a partition (1-based).
+  std::string placementGroupId;
+  std::string placementGroupName;
+  std::optional<int64_t> partitionNumber;
   std::string capacityReservationPreference = "open";
   // The capacity reservation the instance runs in; empty: none. Given back at termination,
   // once, with the leases.

@@ -135,6 +135,7 @@ aws::ApiResult<std::string> describeInstances(ActionContext& ctx) {
                                        "network-interface.interface-type",
                                        "instance.group-id",
                                        "placement-group-name",
+                                       "placement-partition-number",
                                        "tenancy",
                                        "key-name",
                                        "spot-instance-request-id"},

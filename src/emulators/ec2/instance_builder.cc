@@ -129,6 +129,9 @@ InstanceBuilder::InstanceBuilder(ActionContext& ctx, const LaunchPlan& plan, con
   a.monitoring = d.monitoringEnabled.value_or(false);
   a.ebsOptimized = d.ebsOptimized.value_or(false);
   a.tenancy = d.tenancy.value_or("default");
+  a.placementGroupId = plan.placementGroupId;
+  a.placementGroupName = plan.placementGroupName;
+  a.partitionNumber = plan.partitionNumber;
   if (d.capacityReservation && d.capacityReservation->preference) {
     a.capacityReservationPreference = *d.capacityReservation->preference;
   }

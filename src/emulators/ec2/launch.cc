@@ -13,6 +13,7 @@
 #include "emulators/ec2/fleet_pools.h"
 #include "emulators/ec2/instance_builder.h"
 #include "emulators/ec2/launch_validation.h"
+#include "emulators/ec2/placement_groups.h"
 #include "emulators/ec2/resources.h"
 
 namespace nodewright::emulators::ec2 {
@@ -364,6 +365,10 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
   if (auto error = validateLaunch(req, ctx.catalog)) {
     return tl::unexpected(toApiError(*error));
   }
+  auto placement = placementOf(ctx, plan.data);
+  if (!placement) {
+    return tl::unexpected(placement.error());
+  }
   auto reserved = takeReservedCapacity(ctx, plan.data, req.instanceType, req.subnet.zone,
                                        plan.minCount, plan.maxCount);
   if (!reserved) {
@@ -412,6 +417,11 @@ aws::ApiResult<LaunchOutcome> launchInstances(ActionContext& ctx, const LaunchPl
   LaunchOutcome outcome;
   outcome.reservationId = created->resource.id;
   LaunchPlan placed = plan;
+  if (*placement) {
+    placed.placementGroupId = (*placement)->groupId;
+    placed.placementGroupName = (*placement)->groupName;
+    placed.partitionNumber = (*placement)->partitionNumber;
+  }
   if (*reserved) {
     placed.capacityReservationId = (*reserved)->id;
     if (!(*reserved)->lifecycle.empty()) {

@@ -31,6 +31,10 @@ struct LaunchPlan {
   std::string fleetId;  // set for fleet launches; tags the instances aws:ec2:fleet-id
   // Set by launchInstances when the instances run in a capacity reservation.
   std::string capacityReservationId;
+  // Set by launchInstances when data's Placement names a placement group (placementOf).
+  std::string placementGroupId;
+  std::string placementGroupName;
+  std::optional<int64_t> partitionNumber;
 };
 
 struct LaunchOutcome {

@@ -270,6 +270,9 @@ aws::ApiResult<LaunchTemplateData> parseLaunchTemplateData(const aws::Params& pa
   }
   d.availabilityZone = r.sub("Placement").str("AvailabilityZone");
   d.tenancy = r.sub("Placement").oneOf("Tenancy", {"default", "dedicated", "host"});
+  d.placementGroupId = r.sub("Placement").str("GroupId");
+  d.placementGroupName = r.sub("Placement").str("GroupName");
+  d.partitionNumber = r.sub("Placement").integer("PartitionNumber");
   if (error) {
     return tl::unexpected(std::move(*error));
   }
@@ -295,6 +298,9 @@ LaunchTemplateData overlay(const LaunchTemplateData& base, const LaunchTemplateD
   d.cpuOptions = pick(base.cpuOptions, over.cpuOptions);
   d.availabilityZone = pick(base.availabilityZone, over.availabilityZone);
   d.tenancy = pick(base.tenancy, over.tenancy);
+  d.placementGroupId = pick(base.placementGroupId, over.placementGroupId);
+  d.placementGroupName = pick(base.placementGroupName, over.placementGroupName);
+  d.partitionNumber = pick(base.partitionNumber, over.partitionNumber);
   // Tags merge per resource type: one specification per type, the request's keys winning.
   d.tagSpecifications = base.tagSpecifications;
   for (const TagSpecification& spec : over.tagSpecifications) {
@@ -334,9 +340,15 @@ void renderLaunchTemplateData(pugi::xml_node parent, const LaunchTemplateData& d
   if (d.monitoringEnabled) {
     addBool(addElement(parent, "monitoring"), "enabled", *d.monitoringEnabled);
   }
-  if (d.availabilityZone || d.tenancy) {
+  if (d.availabilityZone || d.tenancy || d.placementGroupId || d.placementGroupName ||
+      d.partitionNumber) {
     pugi::xml_node placement = addElement(parent, "placement");
     addOptText(placement, "availabilityZone", d.availabilityZone);
+    addOptText(placement, "groupId", d.placementGroupId);
+    addOptText(placement, "groupName", d.placementGroupName);
+    if (d.partitionNumber) {
+      addInt(placement, "partitionNumber", *d.partitionNumber);
+    }
     addOptText(placement, "tenancy", d.tenancy);
   }
   addOptText(parent, "userData", d.userData);

@@ -131,8 +131,11 @@ struct LaunchTemplateData {
   std::optional<CapacityReservationSpec> capacityReservation;
   std::optional<PrivateDnsNameOptionsSpec> privateDnsNameOptions;
   std::optional<CpuOptionsSpec> cpuOptions;
-  std::optional<std::string> availabilityZone;  // Placement.AvailabilityZone
-  std::optional<std::string> tenancy;           // Placement.Tenancy
+  std::optional<std::string> availabilityZone;    // Placement.AvailabilityZone
+  std::optional<std::string> tenancy;             // Placement.Tenancy
+  std::optional<std::string> placementGroupId;    // Placement.GroupId
+  std::optional<std::string> placementGroupName;  // Placement.GroupName
+  std::optional<int64_t> partitionNumber;         // Placement.PartitionNumber
   bool operator==(const LaunchTemplateData&) const = default;
 };
 

@@ -21,6 +21,7 @@ inline constexpr std::string_view kLaunchTemplate = "launch-template";
 inline constexpr std::string_view kInstance = "instance";
 inline constexpr std::string_view kFleet = "fleet";
 inline constexpr std::string_view kCapacityReservation = "capacity-reservation";
+inline constexpr std::string_view kPlacementGroup = "placement-group";
 }  // namespace kind
 
 struct VpcAttributes : Attributes {
@@ -81,6 +82,15 @@ struct CapacityReservationAttributes : Attributes {
   bool interruptible = false;
   std::string ownerId;
   std::optional<std::string> endDate;  // RFC 3339; none: unlimited
+};
+
+// A placement group: the store's state is "available" (EC2 creates one at once) until
+// DeletePlacementGroup retires it "deleted".
+struct PlacementGroupAttributes : Attributes {
+  std::string name;
+  std::string strategy;        // "cluster", "partition", "spread"
+  int64_t partitionCount = 0;  // partition only
+  std::string spreadLevel;     // spread only: "rack" (EC2's default) or "host"
 };
 
 }  // namespace nodewright::emulators::ec2

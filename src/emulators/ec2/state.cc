@@ -35,6 +35,7 @@ NW_STATE_FIELDS(SecurityGroupAttributes, name, description, vpcId, ipv6Egress)
 NW_STATE_FIELDS(CapacityReservationAttributes, instanceType, instancePlatform, zone, zoneId,
                 tenancy, totalInstanceCount, availableInstanceCount, instanceMatchCriteria,
                 reservationType, interruptible, ownerId, endDate)
+NW_STATE_FIELDS(PlacementGroupAttributes, name, strategy, partitionCount, spreadLevel)
 NW_STATE_FIELDS(ImageAttributes, name, description, ownerId, ownerAlias, architecture, creationDate,
                 deprecationTime, platformDetails, rootDeviceName, bootMode)
 
@@ -57,7 +58,8 @@ NW_STATE_FIELDS(PrivateDnsNameOptionsSpec, hostnameType, enableResourceNameDnsAR
 NW_STATE_FIELDS(LaunchTemplateData, imageId, instanceType, keyName, userData, networkInterfaces,
                 securityGroupIds, metadataOptions, blockDeviceMappings, iamInstanceProfile,
                 monitoringEnabled, ebsOptimized, tagSpecifications, instanceMarketOptions,
-                capacityReservation, privateDnsNameOptions, availabilityZone, tenancy)
+                capacityReservation, privateDnsNameOptions, availabilityZone, tenancy,
+                placementGroupId, placementGroupName, partitionNumber)
 NW_STATE_FIELDS(LaunchTemplateVersion, number, description, created, createdBy, data)
 
 [[maybe_unused]] static void to_json(api::Json& j, const LaunchTemplateAttributes& t) {
@@ -94,8 +96,9 @@ NW_STATE_FIELDS(InstanceAttributes, instanceType, imageId, architecture, zone, z
                 rootDeviceName, launchTemplateId, launchTemplateName, launchTemplateVersion,
                 lifecycle, spotInstanceRequestId, reservationId, ownerId, fleetId, clientToken,
                 amiLaunchIndex, metadataOptions, iamInstanceProfileArn, iamInstanceProfileId,
-                keyName, monitoring, ebsOptimized, tenancy, capacityReservationPreference,
-                capacityReservationId, platformDetails, leases, leasesReleased)
+                keyName, monitoring, ebsOptimized, tenancy, placementGroupId, placementGroupName,
+                partitionNumber, capacityReservationPreference, capacityReservationId,
+                platformDetails, leases, leasesReleased)
 NW_STATE_FIELDS(ReservationAttributes, ownerId, requesterId, instanceIds)
 
 NW_STATE_FIELDS(FleetOverrides, instanceType, maxPrice, subnetId, availabilityZone,
@@ -133,6 +136,7 @@ const AttributeCodecs& ec2AttributeCodecs() {
       {std::string(kind::kReservation), fieldsCodec<ReservationAttributes>()},
       {std::string(kind::kFleet), fieldsCodec<FleetAttributes>()},
       {std::string(kind::kCapacityReservation), fieldsCodec<CapacityReservationAttributes>()},
+      {std::string(kind::kPlacementGroup), fieldsCodec<PlacementGroupAttributes>()},
   };
   return codecs;
 }

@@ -31,6 +31,38 @@ std::string labelOr(const api::Labels& labels, const char* key, const std::strin
   return it == labels.end() ? fallback : it->second;
 }
 
+// What a kubelet reports of its OS: the image and kernel of Amazon Linux 2023, or of the Windows
+// Server release whose build it runs (Windows reports the build with its update revision as
+// the kernel version).
+struct OsReport {
+  std::string osImage;
+  std::string kernelVersion;
+};
+
+OsReport windowsReport(const std::string& build) {
+  struct Release {
+    const char* build;
+    const char* osImage;
+    const char* revision;
+  };
+  static constexpr Release kReleases[] = {
+      {"10.0.17763", "Windows Server 2019 Datacenter", "6414"},
+      {"10.0.20348", "Windows Server 2022 Datacenter", "2849"},
+      {"10.0.26100", "Windows Server 2025 Datacenter", "2605"},
+  };
+  for (const Release& r : kReleases) {
+    if (build == r.build) {
+      return {r.osImage, build + "." + r.revision};
+    }
+  }
+  return {"Windows Server Datacenter", build.empty() ? "10.0" : build};
+}
+
+OsReport linuxReport(const std::string& arch) {
+  return {"Amazon Linux 2023",
+          std::string("6.1.112-122.189.amzn2023.") + (arch == "arm64" ? "aarch64" : "x86_64")};
+}
+
 }  // namespace
 
 std::string nodeNameOf(std::string_view providerID) {
@@ -64,6 +96,10 @@ std::optional<api::corev1::Node> nodeFor(const cloud::Machine& machine,
   const std::string os = labelOr(labels, cloud::labels::kOs, "linux");
   labels[cloud::labels::kArch] = arch;
   labels[cloud::labels::kOs] = os;
+  const bool windows = os == "windows";
+  // The Windows Server build, as the instance type's labels (node.kubernetes.io/windows-build)
+  // and so the NodeClaim's carry it; a real kubelet reads it from the OS.
+  const std::string build = windows ? labelOr(labels, cloud::labels::kWindowsBuild, "") : "";
   node.metadata.labels = std::move(labels);
 
   node.spec.providerID = machine.providerID;
@@ -103,9 +139,9 @@ std::optional<api::corev1::Node> nodeFor(const cloud::Machine& machine,
   info.kubeletVersion = kubeletVersion;
   info.kubeProxyVersion = kubeletVersion;
   info.containerRuntimeVersion = "containerd://1.7.22";
-  info.osImage = "Amazon Linux 2023";
-  info.kernelVersion =
-      std::string("6.1.112-122.189.amzn2023.") + (arch == "arm64" ? "aarch64" : "x86_64");
+  OsReport report = windows ? windowsReport(build) : linuxReport(arch);
+  info.osImage = std::move(report.osImage);
+  info.kernelVersion = std::move(report.kernelVersion);
   info.machineID = name;
   info.systemUUID = name;
   info.bootID = name;

@@ -34,6 +34,7 @@ class LaunchWorld {
     addInstanceActions(table_);
     addInterfaceActions(table_);
     addCapacityReservationActions(table_);
+    addPlacementGroupActions(table_);
     engine().latency().set(std::string(kLaunchOp), Latency::fixed(kLaunchLatency));
     engine().latency().set(std::string(kTerminateOp), Latency::fixed(kTerminateLatency));
   }

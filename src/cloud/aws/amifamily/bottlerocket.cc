@@ -1,8 +1,10 @@
 // Bottlerocket: TOML settings. The user's document is kept, and ours are laid over its
 // settings.kubernetes: cluster identity, kubelet settings, labels (merged, ours win) and taints
 // (ours replace the user's: the scheduler planned around the NodeClaim's taints, no others).
+#include <charconv>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <toml.hpp>
@@ -51,6 +53,56 @@ Toml stringTable(const Map& values) {
     t.emplace(key, value);
   }
   return Toml(std::move(t));
+}
+
+// The version in a Bottlerocket image name ("bottlerocket-aws-k8s-1.33-x86_64-v1.46.0-431fe75a"
+// -> "v1.46.0"): its first dash-separated part that starts with 'v' and has a dot.
+std::string versionInName(std::string_view name) {
+  while (!name.empty()) {
+    const size_t dash = name.find('-');
+    const std::string_view part = name.substr(0, dash);
+    if (part.starts_with('v') && part.find('.') != std::string_view::npos) {
+      return std::string(part);
+    }
+    if (dash == std::string_view::npos) {
+      break;
+    }
+    name.remove_prefix(dash + 1);
+  }
+  return "";
+}
+
+std::optional<int> number(std::string_view text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// With instanceStorePolicy RAID0, Karpenter's bootstrap command that puts the instance stores
+// in one array and binds the kubelet's, containerd's and the pods' log directories onto it
+// (named explicitly before Bottlerocket v1.46.0, whose bind knows them). It replaces a user
+// command of the same name and keeps the others.
+core::Status mountInstanceStorage(Toml& settings, const BootstrapOptions& o) {
+  auto commands = table(settings, "bootstrap-commands", "settings.bootstrap-commands");
+  if (!commands) {
+    return core::fail(commands.error());
+  }
+  Toml::array_type bind = {Toml("apiclient"), Toml("ephemeral-storage"), Toml("bind")};
+  if (!supportsDefaultBind(o.bottlerocketVersion)) {
+    for (const char* arg : {"--dirs", "/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods"}) {
+      bind.emplace_back(arg);
+    }
+  }
+  Toml::array_type init = {Toml("apiclient"), Toml("ephemeral-storage"), Toml("init")};
+  Toml::table_type command;
+  command.emplace("commands", Toml::array_type{Toml(std::move(init)), Toml(std::move(bind))});
+  command.emplace("essential", true);
+  command.emplace("mode", "always");
+  (*commands)->as_table()["000-mount-instance-storage"] = Toml(std::move(command));
+  return core::ok();
 }
 
 core::Status overlay(Toml& k, const BootstrapOptions& o) {
@@ -146,6 +198,11 @@ core::Result<std::string> bottlerocketUserData(const BootstrapOptions& options) 
   if (auto ok = overlay(**kubernetes, options); !ok) {
     return core::fail(ok.error());
   }
+  if (options.raid0) {
+    if (auto ok = mountInstanceStorage(**settings, options); !ok) {
+      return core::fail(ok.error());
+    }
+  }
   // Width 0: every table as its own [section], as Bottlerocket's documentation writes them.
   std::string text = toml::format(*doc, 0);
   const size_t begin = text.find_first_not_of('\n');
@@ -154,3 +211,67 @@ core::Result<std::string> bottlerocketUserData(const BootstrapOptions& options) 
 }
 
 }  // namespace nodewright::cloud::aws::amifamily
+
+namespace nodewright::cloud::aws {
+
+std::string bottlerocketVersion(
+    const std::vector<api::karpenter::AMISelectorTerm>& terms,
+    const std::vector<std::pair<std::string, std::string>>& imageNames) {
+  for (const auto& term : terms) {
+    const size_t at = term.alias.find('@');
+    if (at != std::string::npos && term.alias.find('@', at + 1) == std::string::npos &&
+        at + 1 < term.alias.size()) {
+      return term.alias.substr(at + 1);
+    }
+  }
+  for (const auto& term : terms) {
+    if (auto version = amifamily::versionInName(term.name); !version.empty()) {
+      return version;
+    }
+  }
+  auto bottlerocketImage = [](const std::string& name) {
+    return name.find("bottlerocket") != std::string::npos;
+  };
+  for (const auto& term : terms) {
+    for (const auto& [id, name] : imageNames) {
+      if (!term.id.empty() && id == term.id && bottlerocketImage(name)) {
+        if (auto version = amifamily::versionInName(name); !version.empty()) {
+          return version;
+        }
+      }
+    }
+  }
+  for (const auto& [id, name] : imageNames) {
+    if (bottlerocketImage(name)) {
+      if (auto version = amifamily::versionInName(name); !version.empty()) {
+        return version;
+      }
+    }
+  }
+  return "";
+}
+
+bool supportsDefaultBind(std::string_view version) {
+  if (version == "latest") {
+    return true;
+  }
+  while (version.starts_with('v')) {
+    version.remove_prefix(1);
+  }
+  const size_t first = version.find('.');
+  if (first == std::string_view::npos) {
+    return false;
+  }
+  const size_t second = version.find('.', first + 1);
+  if (second == std::string_view::npos) {
+    return false;
+  }
+  const auto major = amifamily::number(version.substr(0, first));
+  const auto minor = amifamily::number(version.substr(first + 1, second - first - 1));
+  if (!major || !minor) {
+    return false;
+  }
+  return *major > 1 || (*major == 1 && *minor >= 46);
+}
+
+}  // namespace nodewright::cloud::aws

@@ -5,6 +5,7 @@
 #include "aws/error_class.h"
 #include "cloud/aws/instance/instance_provider.h"
 #include "cloud/aws/launch/template_data.h"
+#include "cloud/well_known_labels.h"
 #include "core/log.h"
 
 // The InstanceProvider's reads and deletes: batched DescribeInstances and TerminateInstances,
@@ -70,7 +71,21 @@ Machine toMachine(const sdk::Instance& instance) {
   m.launchTime = instance.launchTime;
   m.labels = {{"node.kubernetes.io/instance-type", m.instanceType},
               {kLabelZone, m.zone},
-              {kLabelCapacityType, m.capacityType}};
+              {kLabelCapacityType, m.capacityType},
+              // As Karpenter: the instance's tenancy, default when EC2 reports none.
+              {labels::kInstanceTenancy, instance.tenancy.empty() ? "default" : instance.tenancy}};
+  if (!instance.placementGroupId.empty()) {
+    // As Karpenter's NodeClaims: the group, and in a partition group the instance's partition
+    // (its registration hook reads it from DescribeInstances).
+    m.labels[labels::kPlacementGroupId] = instance.placementGroupId;
+    if (instance.partitionNumber) {
+      m.labels[labels::kPlacementGroupPartition] = std::to_string(*instance.partitionNumber);
+    }
+  }
+  if (instance.platform == "windows") {
+    // The OS its kubelet reports, known before any instance type is looked up (list, get).
+    m.labels[labels::kOs] = "windows";
+  }
   if (reserved) {
     m.labels[kLabelCapacityReservationID] = instance.capacityReservationId;
     m.labels[kLabelCapacityReservationType] =

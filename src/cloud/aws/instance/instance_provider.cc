@@ -132,6 +132,9 @@ core::Result<sdk::Instance> InstanceProvider::launch(const LaunchRequest& reques
     }
   }
   instance.state = "pending";
+  instance.tenancy = plan.tenancy;
+  instance.placementGroupId = plan.placementGroupId;
+  instance.partitionNumber = plan.placementPartition;
   instance.lifecycle = result->lifecycle == kCapacityTypeSpot ? "spot" : "";
   for (const UsableReservation& r : plan.reservations) {
     if (r.reservation.instanceType == instance.instanceType &&

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "cloud/aws/launch/network_interfaces.h"
 #include "cloud/aws/launch/subnets.h"
 #include "cloud/aws/launch/template_data.h"
+#include "cloud/well_known_labels.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -37,10 +39,53 @@ int64_t capacityOf(const InstanceType& type, const std::string& resource) {
 
 }  // namespace
 
+std::string launchTenancy(const api::karpenter::NodeClaim& claim) {
+  auto allows = [&](std::string_view tenancy) {
+    const std::map<std::string, std::string> node = {
+        {labels::kInstanceTenancy, std::string(tenancy)}};
+    return std::all_of(claim.spec.requirements.begin(), claim.spec.requirements.end(),
+                       [&](const auto& r) {
+                         return r.key != labels::kInstanceTenancy ||
+                                api::matches(r.key, r.operator_, r.values, node);
+                       });
+  };
+  for (std::string_view tenancy : labels::kTenancies) {
+    if (allows(tenancy)) {
+      return std::string(tenancy);
+    }
+  }
+  return std::string(labels::kTenancies.front());
+}
+
+std::optional<int> launchPartition(const api::karpenter::NodeClaim& claim) {
+  std::vector<std::string> values;
+  for (const auto& r : claim.spec.requirements) {
+    if (r.key == labels::kPlacementGroupPartition && r.operator_ == "In") {
+      values.insert(values.end(), r.values.begin(), r.values.end());
+    }
+  }
+  std::sort(values.begin(), values.end());
+  for (const std::string& v : values) {
+    int partition = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), partition);
+    if (ec == std::errc() && end == v.data() + v.size()) {
+      return partition;
+    }
+  }
+  return std::nullopt;
+}
+
 core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplateProvider& templates,
                                     const UnavailableOfferings& unavailable) {
   const api::karpenter::NodeClaim& claim = request.claim;
   LaunchPlan plan;
+  plan.tenancy = launchTenancy(claim);
+  if (const auto& group = request.resolved.placementGroup) {
+    plan.placementGroupId = group->groupId;
+    if (group->strategy == "partition") {
+      plan.placementPartition = launchPartition(claim);
+    }
+  }
   for (const sdk::Subnet& s : request.resolved.subnets) {
     plan.zoneBySubnet[s.subnetId] = s.availabilityZone;
   }
@@ -122,6 +167,9 @@ core::Result<LaunchPlan> planLaunch(const LaunchRequest& request, LaunchTemplate
           settings.marketType = marketTypeOf(reservation->reservation);
         }
         settings.imageId = image->id;
+        settings.tenancy = plan.tenancy;
+        settings.placementGroupId = plan.placementGroupId;
+        settings.placementPartition = plan.placementPartition;
         settings.labels = claim.metadata.labels;
         settings.taints = taints;
         settings.kubelet = kubelet;

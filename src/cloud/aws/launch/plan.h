@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,22 @@ struct LaunchPlan {
   std::map<std::string, std::string> zoneBySubnet;
   std::vector<TemplateGroup> groups;  // one per launch template, with the types it launches
   std::vector<sdk::FleetLaunchTemplateConfig> configs;
+  std::string tenancy;  // launchTenancy(claim), in every template's Placement
+  // The node class's placement group and, for a partition group, the partition the claim asks
+  // for (launchPartition), in every template's Placement.
+  std::string placementGroupId;
+  std::optional<int> placementPartition;
 };
+
+// The tenancy a claim launches in, as Karpenter v1.14's getTenancyType: "default" when the
+// claim's karpenter.k8s.aws/instance-tenancy requirements allow it (or say nothing), else
+// "dedicated" when they allow that, else "default".
+std::string launchTenancy(const api::karpenter::NodeClaim& claim);
+
+// The partition a claim launches into in a partition placement group, as Karpenter v1.14 picks
+// it: the first, as strings sort, of the values its placement-group-partition requirement
+// allows; nullopt when it has none (EC2 chooses).
+std::optional<int> launchPartition(const api::karpenter::NodeClaim& claim);
 
 // The plan, with its templates ensured. Errors:
 //   Invalid               no subnet in a zone the claim allows, no resolved AMI runs on any of

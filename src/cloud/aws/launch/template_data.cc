@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "api/core/validation.h"
+#include "cloud/aws/nodeclass/windows.h"
 #include "core/hash.h"
 
 namespace nodewright::cloud::aws {
@@ -75,6 +76,10 @@ core::Result<std::vector<sdk::LaunchTemplateBlockDevice>> blockDevices(
     if (family == kFamilyBottlerocket) {
       out.push_back(defaultVolume("/dev/xvda", 4));
       out.push_back(defaultVolume("/dev/xvdb", 20));
+    } else if (isWindowsFamily(family)) {
+      // Karpenter's Windows families: one 50Gi root volume at /dev/sda1, where Windows AMIs
+      // keep their root device.
+      out.push_back(defaultVolume("/dev/sda1", 50));
     } else if (family != kFamilyCustom) {
       out.push_back(defaultVolume("/dev/xvda", 20));
     }
@@ -140,6 +145,13 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
   bootstrap.maxPods = settings.maxPods;
   bootstrap.customUserData = spec.userData;
   bootstrap.raid0 = spec.instanceStorePolicy == "RAID0";
+  if (resolved.family == kFamilyBottlerocket) {
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const ResolvedImage& image : resolved.images) {
+      names.emplace_back(image.id, image.name);
+    }
+    bootstrap.bottlerocketVersion = bottlerocketVersion(spec.amiSelectorTerms, names);
+  }
   auto userData = bootstrapUserData(bootstrap);
   if (!userData) {
     return core::fail(userData.error());
@@ -180,6 +192,9 @@ core::Result<TemplateSpec> buildTemplate(const ClusterInfo& cluster,
       settings.capacityReservationId.empty() ? "none" : "capacity-reservations-only";
   data.capacityReservationId = settings.capacityReservationId;
   data.marketType = settings.marketType;
+  data.tenancy = settings.tenancy;
+  data.placementGroupId = settings.placementGroupId;
+  data.placementPartition = settings.placementPartition;
   out.tags = ownershipTags(cluster.name, nodeClass.metadata.name, spec.tags);
   data.resourceTags = out.tags;
   out.name = templateName(data, out.tags);
@@ -240,6 +255,15 @@ std::string templateName(const sdk::LaunchTemplateData& data, const sdk::Tags& t
   h.text('R', data.capacityReservationPreference);
   h.text('Q', data.capacityReservationId);
   h.text('K', data.marketType);
+  if (!data.tenancy.empty() && data.tenancy != "default") {
+    // Fed only when not the default, so default-tenancy templates keep the names they had.
+    h.text('Z', data.tenancy);
+  }
+  if (!data.placementGroupId.empty()) {
+    // Likewise only when set.
+    h.text('L', data.placementGroupId);
+    h.number('W', widen(data.placementPartition));
+  }
   return fmt::format("{}{}", kTemplateNamePrefix, h.value());
 }
 

@@ -38,6 +38,12 @@ struct LaunchSettings {
   // opts out of open reservations (preference "none"), as Karpenter's do.
   std::string capacityReservationId{};
   std::string marketType{};
+  // Placement.Tenancy: "default" or "dedicated" (launchTenancy); empty: not sent.
+  std::string tenancy{};
+  // The node class's placement group (Placement.GroupId); empty: none. For a partition group,
+  // the partition the claim asks for (Placement.PartitionNumber); nullopt: EC2 chooses.
+  std::string placementGroupId{};
+  std::optional<int> placementPartition{};
 };
 
 struct TemplateSpec {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct ImageSearch {
 core::Result<ImageSearch> findImages(sdk::Ec2Client& ec2, sdk::SsmClient& ssm,
                                      const std::vector<api::karpenter::AMISelectorTerm>& terms,
                                      const std::string& kubernetesVersion, core::TimePoint now);
+
+// The available placement group the selector names (by id, else by name), as Karpenter v1.14's
+// placementgroup provider asks for it (state available); nullopt when EC2 knows none.
+core::Result<std::optional<sdk::PlacementGroup>> findPlacementGroup(
+    sdk::Ec2Client& ec2, const api::karpenter::PlacementGroupSelector& selector);
 
 // The AMI family the node class launches with (kFamily* of resolved.h): amiFamily "Custom"
 // wins (the user brings their own user data), then the alias's family, then amiFamily, then

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct ResolvedNodeClass {
   std::vector<ResolvedInterface> interfaces;  // parallel to spec.networkInterfaces
   // The capacity reservations the selectors match, by id (status.capacityReservations).
   std::vector<api::karpenter::CapacityReservationStatus> capacityReservations;
+  // spec.placementGroupSelector's name or id (empty: none), and the available group it finds.
+  std::string placementGroupSelector;
+  std::optional<sdk::PlacementGroup> placementGroup;
   // status.subnets/securityGroups/capacityReservations/amis and the conditions SubnetsReady,
   // SecurityGroupsReady, AMIsReady, CapacityReservationsReady, ValidationSucceeded and Ready.
   api::karpenter::EC2NodeClassStatus status;

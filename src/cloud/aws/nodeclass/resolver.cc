@@ -88,6 +88,14 @@ core::Result<ResolvedNodeClass> NodeClassResolver::resolve(
   }
   std::sort(out.capacityReservations.begin(), out.capacityReservations.end(),
             [](const auto& a, const auto& b) { return a.id < b.id; });
+  if (const auto& selector = spec.placementGroupSelector) {
+    out.placementGroupSelector = selector->name.value_or(selector->id.value_or(""));
+    auto group = placementGroup(*selector);
+    if (!group) {
+      return core::fail(group.error().wrap("resolving spec.placementGroupSelector"));
+    }
+    out.placementGroup = std::move(*group);
+  }
 
   for (size_t i = 0; i < spec.networkInterfaces.size(); ++i) {
     const api::karpenter::NetworkInterface& ni = spec.networkInterfaces[i];
@@ -127,6 +135,7 @@ void NodeClassResolver::invalidate() {
   subnetCache_.clear();
   groupCache_.clear();
   imageCache_.clear();
+  placementGroupCache_.clear();
 }
 
 std::chrono::steady_clock::time_point NodeClassResolver::expiry() const {
@@ -163,6 +172,24 @@ core::Result<std::vector<sdk::SecurityGroup>> NodeClassResolver::securityGroups(
   if (found) {
     std::lock_guard lock(mu_);
     groupCache_.put(key, *found, expiry());
+  }
+  return found;
+}
+
+core::Result<std::optional<sdk::PlacementGroup>> NodeClassResolver::placementGroup(
+    const api::karpenter::PlacementGroupSelector& selector) {
+  const std::string key =
+      api::dumpJson(Json::array({selector.id.value_or(""), selector.name.value_or("")}));
+  {
+    std::lock_guard lock(mu_);
+    if (auto hit = placementGroupCache_.get(key, clock_.steadyNow())) {
+      return std::move(*hit);
+    }
+  }
+  auto found = nodeclass::findPlacementGroup(ec2_, selector);
+  if (found) {
+    std::lock_guard lock(mu_);
+    placementGroupCache_.put(key, *found, expiry());
   }
   return found;
 }

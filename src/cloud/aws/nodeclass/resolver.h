@@ -50,6 +50,11 @@ class NodeClassResolver {
   // The reservations behind status.capacityReservations, and how many instances each can take.
   CapacityReservationProvider& capacityReservations() { return reservations_; }
 
+  // The available group spec.placementGroupSelector names (nodeclass::findPlacementGroup),
+  // cached like the other lookups; nullopt without a selector or when EC2 has no such group.
+  core::Result<std::optional<sdk::PlacementGroup>> placementGroup(
+      const api::karpenter::PlacementGroupSelector& selector);
+
  private:
   core::Result<std::vector<sdk::Subnet>> subnets(
       const std::vector<api::karpenter::SubnetSelectorTerm>& terms);
@@ -68,6 +73,7 @@ class NodeClassResolver {
   nodeclass::TtlCache<std::vector<sdk::Subnet>> subnetCache_;
   nodeclass::TtlCache<std::vector<sdk::SecurityGroup>> groupCache_;
   nodeclass::TtlCache<nodeclass::ImageSearch> imageCache_;
+  nodeclass::TtlCache<std::optional<sdk::PlacementGroup>> placementGroupCache_;
   CapacityReservationProvider reservations_;
 };
 

@@ -112,6 +112,14 @@ std::vector<Verdict> verdicts(const ResolvedNodeClass& resolved, const std::stri
   out.push_back(ok(kCapacityReservationsReady));
   const bool resolvedAll =
       std::all_of(out.begin(), out.end(), [](const Verdict& v) { return v.status == "True"; });
+  if (!resolved.placementGroupSelector.empty() && !resolved.placementGroup) {
+    // Karpenter v1.14's reason and words; validation waits for AMIs, subnets and groups only.
+    out.push_back(
+        {kPlacementGroupReady, "False", "PlacementGroupNotFound",
+         fmt::format("Placement group \"{}\" not found", resolved.placementGroupSelector)});
+  } else {
+    out.push_back(ok(kPlacementGroupReady));
+  }
   if (!resolvedAll) {
     // Karpenter's words: validation waits for what it validates.
     out.push_back({kValidationSucceeded, "Unknown", "DependenciesNotReady",

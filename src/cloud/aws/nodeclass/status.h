@@ -15,6 +15,7 @@ inline constexpr const char* kSubnetsReady = "SubnetsReady";
 inline constexpr const char* kSecurityGroupsReady = "SecurityGroupsReady";
 inline constexpr const char* kAMIsReady = "AMIsReady";
 inline constexpr const char* kCapacityReservationsReady = "CapacityReservationsReady";
+inline constexpr const char* kPlacementGroupReady = "PlacementGroupReady";
 inline constexpr const char* kValidationSucceeded = "ValidationSucceeded";
 inline constexpr const char* kReady = "Ready";
 
@@ -40,7 +41,9 @@ struct Problem {
 std::vector<Problem> validateNetwork(const ResolvedNodeClass& resolved);
 
 // The verdicts for SubnetsReady, SecurityGroupsReady, AMIsReady, CapacityReservationsReady
-// (True once resolved: matching no reservation is no fault, as in Karpenter) and
+// (True once resolved: matching no reservation is no fault, as in Karpenter),
+// PlacementGroupReady (True without a selector; False PlacementGroupNotFound when the selector
+// finds no available group) and
 // ValidationSucceeded (Unknown while a selector matches nothing). `imageDetail` says why no AMI
 // matched, when known; `imageReason`, when set, replaces AMINotFound and makes imageDetail the
 // whole message (Karpenter's UnsupportedAlias).

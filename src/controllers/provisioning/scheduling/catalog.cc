@@ -185,6 +185,12 @@ const Bits& PoolCatalog::typesFor(int id) {
     if (!cloud::labels::definedByInstanceType(key) || r.unrestricted()) {
       continue;
     }
+    if (key == cloud::labels::kInstanceTenancy) {
+      if (!cloud::labels::tenancyAllowed([&](std::string_view t) { return r.has(t); })) {
+        out = Bits(typeCount());
+      }
+      continue;
+    }
     Bits ok(typeCount());
     auto k = keys_.find(key);
     if (k != keys_.end()) {

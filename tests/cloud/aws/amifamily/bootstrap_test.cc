@@ -2,6 +2,11 @@
 #include "cloud/aws/amifamily/bootstrap.h"
 
 #include <gtest/gtest.h>
+#include <toml.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "cloud/aws/amifamily/mime.h"
 #include "cloud/aws/nodeclass/resolved.h"
@@ -227,6 +232,81 @@ TEST(BootstrapBottlerocketTest, LaysOurSettingsOverTheUsers) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("node-taints"), std::string::npos) << text;
+}
+
+// settings.bootstrap-commands."000-mount-instance-storage" of Bottlerocket user data, read back:
+// each command's arguments joined by spaces, then essential and mode.
+std::vector<std::string> mountCommand(const std::string& text) {
+  std::istringstream in(text);
+  const auto doc = toml::parse(in, "user-data");
+  const auto& command =
+      toml::find(doc, "settings", "bootstrap-commands", "000-mount-instance-storage");
+  std::vector<std::string> out;
+  for (const auto& args : toml::find<std::vector<std::vector<std::string>>>(command, "commands")) {
+    std::string line;
+    for (const std::string& arg : args) {
+      line += (line.empty() ? "" : " ") + arg;
+    }
+    out.push_back(line);
+  }
+  out.push_back(toml::find<bool>(command, "essential") ? "essential" : "not essential");
+  out.push_back(toml::find<std::string>(command, "mode"));
+  return out;
+}
+
+// As Karpenter v1.14's Bottlerocket bootstrap: RAID0 initialises the instance stores as ephemeral
+// storage and binds onto them, always, as an essential command; Bottlerocket before v1.46.0 is
+// told the directories, later ones (and "latest") bind their defaults. The user's other
+// commands stay.
+TEST(BootstrapBottlerocketTest, Raid0MountsInstanceStorageAsEphemeralStorage) {
+  BootstrapOptions o = options(kFamilyBottlerocket);
+  EXPECT_EQ(userData(o).find("bootstrap-commands"), std::string::npos);
+  o.raid0 = true;
+  o.customUserData =
+      "[settings.bootstrap-commands.theirs]\n"
+      "commands = [['echo', 'hi']]\n"
+      "mode = 'once'\n"
+      "essential = false\n";
+  o.bottlerocketVersion = "latest";
+  std::string text = userData(o);
+  EXPECT_EQ(mountCommand(text),
+            (std::vector<std::string>{"apiclient ephemeral-storage init",
+                                      "apiclient ephemeral-storage bind", "essential", "always"}))
+      << text;
+  EXPECT_NE(text.find("theirs"), std::string::npos) << text;
+  o.bottlerocketVersion = "v1.45.2";
+  text = userData(o);
+  EXPECT_EQ(mountCommand(text),
+            (std::vector<std::string>{
+                "apiclient ephemeral-storage init",
+                "apiclient ephemeral-storage bind --dirs /var/lib/containerd /var/lib/kubelet "
+                "/var/log/pods",
+                "essential", "always"}))
+      << text;
+}
+
+TEST(BottlerocketVersionTest, FromTheAliasThenNamesThenResolvedImages) {
+  using Term = api::karpenter::AMISelectorTerm;
+  Term alias;
+  alias.alias = "bottlerocket@v1.47.0";
+  Term name;
+  name.name = "bottlerocket-aws-k8s-1.33-x86_64-v1.44.0-431fe75a";
+  Term id;
+  id.id = "ami-2";
+  const std::vector<std::pair<std::string, std::string>> images = {
+      {"ami-1", "bottlerocket-aws-k8s-1.33-aarch64-v1.50.1-abc"},
+      {"ami-2", "bottlerocket-aws-k8s-1.33-x86_64-v1.40.0-def"}};
+  EXPECT_EQ(bottlerocketVersion({name, alias}, images), "v1.47.0");
+  EXPECT_EQ(bottlerocketVersion({id, name}, images), "v1.44.0");
+  EXPECT_EQ(bottlerocketVersion({id}, images), "v1.40.0");
+  EXPECT_EQ(bottlerocketVersion({}, images), "v1.50.1");
+  EXPECT_EQ(bottlerocketVersion({}, {}), "");
+  EXPECT_TRUE(supportsDefaultBind("latest"));
+  EXPECT_TRUE(supportsDefaultBind("v1.46.0"));
+  EXPECT_TRUE(supportsDefaultBind("2.0.0"));
+  EXPECT_FALSE(supportsDefaultBind("v1.45.9"));
+  EXPECT_FALSE(supportsDefaultBind("v1.46"));
+  EXPECT_FALSE(supportsDefaultBind(""));
 }
 
 struct BadUserData {

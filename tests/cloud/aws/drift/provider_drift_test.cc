@@ -3,6 +3,8 @@
 // changed through the EC2 and SSM wire as an operator or AWS would change them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "api/karpenter/hashing.h"
 #include "api/reflect/redact.h"
 #include "aws/json_client.h"
@@ -190,6 +192,46 @@ TEST_F(ProviderDriftTest, PublishingANewImageBehindTheAliasDriftsTheClaim) {
 // CreateFleet's answer tells neither the instance's security groups nor its interfaces, so the
 // first check of a claim asks EC2 about its instance, by id; list() (GC's, every minute) tells
 // the provider about every instance at once.
+// Karpenter v1.14's placement groups end to end: the node class's selector resolves the group
+// (PlacementGroupReady), the launch template places instances in it, the claim carries its id,
+// and once the node class selects no group the claim drifts (PlacementGroupDrift).
+TEST_F(ProviderDriftTest, APlacementGroupIsLaunchedIntoAndLeavingItDrifts) {
+  ec2("CreatePlacementGroup", {{"GroupName", "hpc"}, {"Strategy", "cluster"}});
+  nc_.spec.placementGroupSelector = api::karpenter::PlacementGroupSelector{"hpc", std::nullopt};
+  resolveStatus("2");
+  auto ready = std::find_if(nc_.status.conditions.begin(), nc_.status.conditions.end(),
+                            [](const auto& c) { return c.type == "PlacementGroupReady"; });
+  ASSERT_NE(ready, nc_.status.conditions.end());
+  EXPECT_EQ(ready->status, "True");
+
+  const NodeClaim claim = launch("grouped");
+  const std::string group = claim.metadata.labels.at("karpenter.k8s.aws/placement-group-id");
+  EXPECT_TRUE(group.starts_with("pg-")) << group;
+  EXPECT_EQ(recorder_->values("CreateLaunchTemplate", R"(LaunchTemplateData\.Placement\.GroupId)"),
+            std::vector<std::string>{group});
+  auto id = parseProviderID(claim.status.providerID);
+  auto instances = stack().ec2().describeInstances({*id});
+  ASSERT_TRUE(instances && instances->size() == 1u);
+  EXPECT_EQ(instances->front().placementGroupId, group);
+  EXPECT_FALSE(find(checksOf(claim), "PlacementGroup").drifted);
+
+  nc_.spec.placementGroupSelector.reset();
+  resolveStatus("3");
+  const DriftCheck check = find(checksOf(claim), "PlacementGroup");
+  EXPECT_TRUE(check.drifted);
+  EXPECT_EQ(check.reason, "PlacementGroupDrift");
+  EXPECT_EQ(check.detail, "launched in " + group + ", the node class's is now none");
+
+  nc_.spec.placementGroupSelector = api::karpenter::PlacementGroupSelector{"gone", std::nullopt};
+  resolveStatus("4");
+  ready = std::find_if(nc_.status.conditions.begin(), nc_.status.conditions.end(),
+                       [](const auto& c) { return c.type == "PlacementGroupReady"; });
+  ASSERT_NE(ready, nc_.status.conditions.end());
+  EXPECT_EQ(ready->status, "False");
+  EXPECT_EQ(ready->reason, "PlacementGroupNotFound");
+  EXPECT_EQ(ready->message, "Placement group \"gone\" not found");
+}
+
 TEST_F(ProviderDriftTest, AnInstanceNotSeenBeforeIsLookedUpOnceByItself) {
   const NodeClaim claim = launch("looked-up");
   const size_t before = describeInstancesSent();

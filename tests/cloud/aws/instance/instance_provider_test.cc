@@ -10,6 +10,7 @@
 #include "api/core/validation.h"
 
 #include "cloud/aws/instance/instance_fixture.h"
+#include "cloud/aws/launch/plan.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -223,6 +224,57 @@ TEST_F(InstanceProviderTest, UserDataRegistersTheUnregisteredTaintOnce) {
   c.spec.taints.push_back({"team", "a", "NoSchedule", std::nullopt});
   ASSERT_TRUE(launch(c));
   EXPECT_EQ(registrations(), (std::vector<size_t>{1, 1}));
+}
+
+// As Karpenter v1.14's getTenancyType: default unless the claim's instance-tenancy requirements
+// rule it out, then dedicated.
+TEST(LaunchTenancy, DefaultFirstThenDedicated) {
+  api::karpenter::NodeClaim c;
+  EXPECT_EQ(launchTenancy(c), "default");
+  c.spec.requirements = {
+      {"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated", "default"}, {}}};
+  EXPECT_EQ(launchTenancy(c), "default");
+  c.spec.requirements = {{"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated"}, {}}};
+  EXPECT_EQ(launchTenancy(c), "dedicated");
+  c.spec.requirements = {{"karpenter.k8s.aws/instance-tenancy", "NotIn", {"default"}, {}}};
+  EXPECT_EQ(launchTenancy(c), "dedicated");
+}
+
+// A claim that asks for dedicated tenancy launches from a template whose Placement says so; EC2
+// (the emulator) runs the instance dedicated, DescribeInstances reports it, and the machine
+// carries karpenter.k8s.aws/instance-tenancy as Karpenter's NodeClaims do.
+TEST_F(InstanceProviderTest, DedicatedTenancyReachesTheTemplateAndTheInstance) {
+  const auto sentTenancies = [this] {
+    std::vector<std::string> out;
+    for (const sdk::ParamPairs& r : peer_.sentRequests("CreateLaunchTemplate")) {
+      for (const auto& [k, v] : r) {
+        if (k == "LaunchTemplateData.Placement.Tenancy") {
+          out.push_back(v);
+        }
+      }
+    }
+    return out;
+  };
+  nodeClass_.spec.kubelet = api::karpenter::KubeletConfiguration{};
+  nodeClass_.spec.kubelet->maxPods = 110;  // one template per launch
+  auto shared = launch(claim("general-a"));
+  ASSERT_TRUE(shared) << shared.error().message();
+  auto c = claim("general-d");
+  c.spec.requirements.push_back({"karpenter.k8s.aws/instance-tenancy", "In", {"dedicated"}, {}});
+  auto dedicated = launch(c);
+  ASSERT_TRUE(dedicated) << dedicated.error().message();
+  EXPECT_EQ(sentTenancies(), (std::vector<std::string>{"default", "dedicated"}));
+  EXPECT_EQ(dedicated->tenancy, "dedicated");
+  EXPECT_EQ(toMachine(*dedicated).labels.at("karpenter.k8s.aws/instance-tenancy"), "dedicated");
+
+  auto described = instances_->get(dedicated->instanceId);
+  ASSERT_TRUE(described) << described.error().message();
+  EXPECT_EQ(described->tenancy, "dedicated");
+  EXPECT_EQ(toMachine(*described).labels.at("karpenter.k8s.aws/instance-tenancy"), "dedicated");
+  described = instances_->get(shared->instanceId);
+  ASSERT_TRUE(described) << described.error().message();
+  EXPECT_EQ(described->tenancy, "default");
+  EXPECT_EQ(toMachine(*described).labels.at("karpenter.k8s.aws/instance-tenancy"), "default");
 }
 
 TEST_F(InstanceProviderTest, NoSubnetInAllowedZonesIsInvalid) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "api/core/validation.h"
+#include "cloud/aws/nodeclass/windows.h"
 
 namespace nodewright::cloud::aws {
 namespace {
@@ -89,6 +90,31 @@ TEST_F(LaunchTemplateDataTest, BottlerocketHasRootAndDataVolumesCustomHasNone) {
   auto custom = blockDevices(nodeClass_.spec, kFamilyCustom);
   ASSERT_TRUE(custom);
   EXPECT_TRUE(custom->empty());
+}
+
+// Each family's default volumes as Karpenter v1.14's amifamily DefaultBlockDeviceMappings give
+// them: AL2 and AL2023 a 20Gi /dev/xvda, every Windows family a 50Gi /dev/sda1 (its AMIs' root
+// device), all encrypted gp3.
+TEST_F(LaunchTemplateDataTest, EachFamilysDefaultRootVolumeIsKarpenters) {
+  struct Case {
+    const char* family;
+    const char* device;
+    int64_t sizeGiB;
+  };
+  for (const Case& c :
+       {Case{kFamilyAL2, "/dev/xvda", 20}, Case{kFamilyAL2023, "/dev/xvda", 20},
+        Case{kFamilyWindows2019, "/dev/sda1", 50}, Case{kFamilyWindows2022, "/dev/sda1", 50},
+        Case{kFamilyWindows2025, "/dev/sda1", 50}}) {
+    SCOPED_TRACE(c.family);
+    auto devices = blockDevices(nodeClass_.spec, c.family);
+    ASSERT_TRUE(devices);
+    ASSERT_EQ(devices->size(), 1u);
+    EXPECT_EQ((*devices)[0].deviceName, c.device);
+    ASSERT_TRUE((*devices)[0].ebs.has_value());
+    EXPECT_EQ((*devices)[0].ebs->volumeSizeGiB, c.sizeGiB);
+    EXPECT_EQ((*devices)[0].ebs->encrypted, true);
+    EXPECT_EQ((*devices)[0].ebs->volumeType, "gp3");
+  }
 }
 
 TEST_F(LaunchTemplateDataTest, UserVolumesEncryptedUnlessTheySayNotAndRoundUpToGiB) {

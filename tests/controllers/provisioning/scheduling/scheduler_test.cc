@@ -117,6 +117,21 @@ TEST_F(SchedulerTest, NodeSelectorNarrowsTypesAndOfferings) {
   EXPECT_DOUBLE_EQ(r.newNodeClaims[0].cheapestPrice, 0.096);
 }
 
+// Karpenter v1.14 offers every type in both tenancies and no Linux type a Windows build: a pod
+// asking for dedicated tenancy gets a claim that says so; one asking for a build gets none.
+TEST_F(SchedulerTest, DedicatedTenancyIsOfferedAndAWindowsBuildIsNotOnLinuxTypes) {
+  addPool(nodePool("default"), standardTypes());
+  corev1::Pod& dedicated = addPod(pod("a", "1", "1Gi"));
+  dedicated.spec.nodeSelector = {{"karpenter.k8s.aws/instance-tenancy", "dedicated"}};
+  corev1::Pod& windows = addPod(pod("b", "1", "1Gi"));
+  windows.spec.nodeSelector = {{"node.kubernetes.io/windows-build", "10.0.20348"}};
+  Results r = run();
+  ASSERT_EQ(r.newNodeClaims.size(), 1u);
+  EXPECT_TRUE(holds(r.newNodeClaims[0], "a"));
+  EXPECT_EQ(single(r.newNodeClaims[0], "karpenter.k8s.aws/instance-tenancy"), "dedicated");
+  EXPECT_FALSE(r.errors.at("default/b").empty());
+}
+
 TEST_F(SchedulerTest, CustomLabelOnlyFromAPoolThatDefinesIt) {
   addPool(nodePool("plain"), standardTypes());
   auto team = nodePool("team");
