@@ -186,7 +186,8 @@ const Bits& PoolCatalog::typesFor(int id) {
       continue;
     }
     if (key == cloud::labels::kInstanceTenancy) {
-      if (!cloud::labels::tenancyAllowed([&](std::string_view t) { return r.has(t); })) {
+      const auto& tenancy = r;  // clang 14 cannot capture a structured binding (P1091)
+      if (!cloud::labels::tenancyAllowed([&](std::string_view t) { return tenancy.has(t); })) {
         out = Bits(typeCount());
       }
       continue;
