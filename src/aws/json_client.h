@@ -15,8 +15,8 @@
 
 // A client of an AWS JSON protocol service (1.1: SSM, Pricing; 1.0: SQS): a JSON object POSTed
 // to "/" with X-Amz-Target: <targetPrefix>.<Operation>, signed with SigV4; the answer is a JSON
-// object. The two versions differ only in the Content-Type. Retries, rate limits, timeouts and credentials behave as QueryClient's (both run
-// on SignedCaller).
+// object. The two versions differ only in the Content-Type. Retries, rate limits, timeouts and
+// credentials behave as QueryClient's (both run on SignedCaller).
 namespace nodewright::aws {
 
 struct JsonClientOptions {

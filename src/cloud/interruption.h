@@ -19,11 +19,11 @@ namespace nodewright::cloud {
 // What a notice says about the machines it names. The label values are Karpenter's message
 // kinds (message_type of karpenter_interruption_received_messages_total).
 enum class InterruptionKind {
-  SpotInterrupted,          // the spot capacity is reclaimed in ~2 minutes
-  RebalanceRecommendation,  // the spot machine is at elevated risk of interruption
-  ScheduledChange,          // the provider scheduled maintenance that affects the machine
-  InstanceStopped,          // stopping or stopped
-  InstanceTerminated,       // shutting down or terminated
+  SpotInterrupted,                 // the spot capacity is reclaimed in ~2 minutes
+  RebalanceRecommendation,         // the spot machine is at elevated risk of interruption
+  ScheduledChange,                 // the provider scheduled maintenance that affects the machine
+  InstanceStopped,                 // stopping or stopped
+  InstanceTerminated,              // shutting down or terminated
   CapacityReservationInterrupted,  // the reservation the machine runs in is reclaimed
   NoOp,                            // nothing to act on: unknown, ignored, or malformed
 };

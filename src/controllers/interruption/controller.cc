@@ -45,7 +45,8 @@ std::optional<Notice> noticeEvent(InterruptionKind kind) {
   using runtime::EventType;
   switch (kind) {
     case InterruptionKind::SpotInterrupted:
-      return Notice{EventType::Warning, "SpotInterrupted", "Spot interruption warning was triggered"};
+      return Notice{EventType::Warning, "SpotInterrupted",
+                    "Spot interruption warning was triggered"};
     case InterruptionKind::RebalanceRecommendation:
       return Notice{EventType::Normal, "SpotRebalanceRecommendation",
                     "Spot rebalance recommendation was triggered"};
@@ -76,12 +77,9 @@ std::string machineIdOf(std::string_view providerID) {
   return std::string(slash == std::string_view::npos ? providerID : providerID.substr(slash + 1));
 }
 
-InterruptionController::InterruptionController(kube::Client& client,
-                                               cloud::InterruptionQueue& queue,
-                                               cloud::OfferingAvailability* offerings,
-                                               const core::Clock& clock,
-                                               runtime::EventRecorder* events,
-                                               runtime::Registry& metrics)
+InterruptionController::InterruptionController(
+    kube::Client& client, cloud::InterruptionQueue& queue, cloud::OfferingAvailability* offerings,
+    const core::Clock& clock, runtime::EventRecorder* events, runtime::Registry& metrics)
     : client_(client),
       nodeClaims_(client),
       nodes_(client),
@@ -189,8 +187,7 @@ core::Status InterruptionController::handle(const cloud::InterruptionNotice& not
     }
   }
   if (notice.raisedAt) {
-    const double seconds =
-        std::chrono::duration<double>(clock_.now() - *notice.raisedAt).count();
+    const double seconds = std::chrono::duration<double>(clock_.now() - *notice.raisedAt).count();
     latency_.get().observe(std::max(0.0, seconds));
   }
   return remove(notice, summary);
@@ -234,8 +231,7 @@ core::Status InterruptionController::act(const cloud::InterruptionNotice& notice
   event(claim, node, runtime::EventType::Warning, "TerminatingOnInterruption",
         "Interruption triggered termination for the NodeClaim");
   disrupted_
-      .with({label(notice.kind),
-             telemetry::labelValue(claim.metadata, cloud::labels::kNodePool),
+      .with({label(notice.kind), telemetry::labelValue(claim.metadata, cloud::labels::kNodePool),
              telemetry::labelValue(claim.metadata, cloud::labels::kCapacityType)})
       .inc();
   summary.deletedNodeClaims.push_back(claim.metadata.name);
@@ -259,14 +255,13 @@ void InterruptionController::event(const NodeClaim& claim,
   if (events_ == nullptr) {
     return;
   }
-  events_->event(api::Object(&nodeClaims_.kind(), std::make_shared<NodeClaim>(claim)), type,
-                 reason, message);
+  events_->event(api::Object(&nodeClaims_.kind(), std::make_shared<NodeClaim>(claim)), type, reason,
+                 message);
   if (node) {
-    events_->event(api::Object(&nodes_.kind(), std::make_shared<api::corev1::Node>(*node)), type,
-                   reason,
-                   reason == "TerminatingOnInterruption"
-                       ? "Interruption triggered termination for the Node"
-                       : message);
+    events_->event(
+        api::Object(&nodes_.kind(), std::make_shared<api::corev1::Node>(*node)), type, reason,
+        reason == "TerminatingOnInterruption" ? "Interruption triggered termination for the Node"
+                                              : message);
   }
 }
 

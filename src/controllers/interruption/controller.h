@@ -68,9 +68,8 @@ class InterruptionController final : public runtime::Reconciler {
   using NodeClaim = api::karpenter::NodeClaim;
 
   // Acts on the NodeClaims among `claims` whose machine `notice` names.
-  core::Status handle(const cloud::InterruptionNotice& notice,
-                      const std::vector<NodeClaim>& claims, PollSummary& summary,
-                      runtime::Context& context);
+  core::Status handle(const cloud::InterruptionNotice& notice, const std::vector<NodeClaim>& claims,
+                      PollSummary& summary, runtime::Context& context);
   core::Status act(const cloud::InterruptionNotice& notice, const NodeClaim& claim,
                    PollSummary& summary, runtime::Context& context);
   core::Status remove(const cloud::InterruptionNotice& notice, PollSummary& summary);

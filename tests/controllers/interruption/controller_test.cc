@@ -83,8 +83,9 @@ class InterruptionControllerTest : public ::testing::Test {
   }
 
   double disrupted() {
-    return metrics_.counter("karpenter_nodeclaims_disrupted_total", "",
-                            {"reason", "nodepool", "capacity_type"})
+    return metrics_
+        .counter("karpenter_nodeclaims_disrupted_total", "",
+                 {"reason", "nodepool", "capacity_type"})
         .with({"spot_interrupted", "", "spot"})
         .value();
   }

@@ -29,7 +29,9 @@ namespace events = cloud::aws::testing;
 constexpr const char* kQueue = "nodewright-interruptions";
 constexpr const char* kRaised = "2026-11-29T15:00:00Z";
 
-core::TimePoint raised() { return core::Time::parse(kRaised).value().point(); }
+core::TimePoint raised() {
+  return core::Time::parse(kRaised).value().point();
+}
 
 class InterruptionMotoTest : public ::testing::Test {
  protected:
@@ -38,7 +40,8 @@ class InterruptionMotoTest : public ::testing::Test {
       FAIL() << *missing;
     }
     ASSERT_EQ(moto_.error(), "");
-    nodewright::aws::JsonClientOptions o = nodewright::aws::sqsJsonOptions(moto_.url(), "us-east-1");
+    nodewright::aws::JsonClientOptions o =
+        nodewright::aws::sqsJsonOptions(moto_.url(), "us-east-1");
     o.credentials = [] {
       return nodewright::aws::ApiResult<nodewright::aws::sigv4::Credentials>(
           nodewright::aws::sigv4::Credentials{"nodewright", "nodewright", ""});
@@ -138,8 +141,8 @@ TEST_F(InterruptionMotoTest, EachKindHasItsEffectAndEveryMessageIsDeleted) {
   send(events::stateChange("i-00000000000000004", "stopped", kRaised));
   send(events::stateChange("i-00000000000000005", "shutting-down", kRaised));
   send(events::stateChange("i-00000000000000006", "terminated", kRaised));
-  send(events::healthEvent({"i-00000000000000007", "i-00000000000000008"}, "EC2",
-                           "scheduledChange", kRaised));
+  send(events::healthEvent({"i-00000000000000007", "i-00000000000000008"}, "EC2", "scheduledChange",
+                           kRaised));
   send(events::capacityReservationInterruption("i-00000000000000009", kRaised));
   send(events::stateChange("i-0000000000000000a", "running", kRaised));  // ignored state
   // A spot warning for a machine this cluster does not run.
@@ -174,7 +177,7 @@ TEST_F(InterruptionMotoTest, EachKindHasItsEffectAndEveryMessageIsDeleted) {
   EXPECT_TRUE(left->empty()) << left->size() << " messages left";
 
   // Deleted through the termination path: the finalizer holds each with a deletion timestamp.
-  const std::set<std::string> kDeleted = {"spot",       "stopping",   "stopped", "shutting-down",
+  const std::set<std::string> kDeleted = {"spot",       "stopping",   "stopped",    "shutting-down",
                                           "terminated", "retiring-a", "retiring-b", "reserved"};
   EXPECT_EQ(deleted, kDeleted);
   for (const auto& name : kDeleted) {
@@ -199,9 +202,9 @@ TEST_F(InterruptionMotoTest, EachKindHasItsEffectAndEveryMessageIsDeleted) {
             (std::set<std::string>{"InstanceTerminating", "TerminatingOnInterruption"}));
   EXPECT_EQ(eventReasons("retiring-a"),
             (std::set<std::string>{"InstanceUnhealthy", "TerminatingOnInterruption"}));
-  EXPECT_EQ(eventReasons("reserved"), (std::set<std::string>{
-                                          "CapacityReservationInstanceInterrupted",
-                                          "TerminatingOnInterruption"}));
+  EXPECT_EQ(eventReasons("reserved"),
+            (std::set<std::string>{"CapacityReservationInstanceInterrupted",
+                                   "TerminatingOnInterruption"}));
   EXPECT_TRUE(eventReasons("bystander").empty());
 
   // Metrics, by upstream's names and labels.

@@ -54,8 +54,8 @@ core::Status SqsInterruptionQueue::remove(const cloud::InterruptionNotice& notic
     return core::fail(url.error());
   }
   if (auto deleted = sqs_.deleteMessage(*url, notice.receipt); !deleted) {
-    return core::fail(sdk::toCoreError(deleted.error()).wrap("deleting a message from " +
-                                                             queueName_));
+    return core::fail(
+        sdk::toCoreError(deleted.error()).wrap("deleting a message from " + queueName_));
   }
   return core::ok();
 }

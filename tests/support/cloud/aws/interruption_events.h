@@ -71,8 +71,9 @@ inline std::string healthEvent(const std::vector<std::string>& instanceIds,
       {"region", "us-east-1"},
       {"resources", instanceIds},
       {"detail",
-       {{"eventArn", "arn:aws:health:us-east-1::event/EC2/AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED/"
-                     "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED_1"},
+       {{"eventArn",
+         "arn:aws:health:us-east-1::event/EC2/AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED/"
+         "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED_1"},
         {"service", service},
         {"eventTypeCode", "AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED"},
         {"eventTypeCategory", category},
