@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include "controllers/interruption/claims.h"
 #include "support/apiserver/test_server.h"
 #include "support/kube/rest_config.h"
 
@@ -48,19 +49,10 @@ class RecordingAvailability final : public cloud::OfferingAvailability {
 class InterruptionControllerTest : public ::testing::Test {
  protected:
   void storeClaim(const std::string& name, const std::string& providerID) {
-    NodeClaim claim;
-    claim.apiVersion = "karpenter.sh/v1";
-    claim.kind = "NodeClaim";
-    claim.metadata.name = name;
-    claim.metadata.finalizers = {"karpenter.sh/termination"};
-    claim.metadata.labels = {{"karpenter.sh/capacity-type", "spot"},
-                             {"topology.kubernetes.io/zone", "us-east-1b"},
-                             {"node.kubernetes.io/instance-type", "m5.large"}};
-    claim.spec.nodeClassRef = {"karpenter.k8s.aws", "EC2NodeClass", "default"};
-    auto created = claims_.create(claim);
-    ASSERT_TRUE(created) << created.error().describe();
-    created->status.providerID = providerID;
-    ASSERT_TRUE(claims_.updateStatus(*created));
+    testing::storeLaunchedClaim(claims_, name, providerID,
+                                {{"karpenter.sh/capacity-type", "spot"},
+                                 {"topology.kubernetes.io/zone", "us-east-1b"},
+                                 {"node.kubernetes.io/instance-type", "m5.large"}});
   }
 
   void queue(InterruptionKind kind, const std::string& machineId, const std::string& receipt) {

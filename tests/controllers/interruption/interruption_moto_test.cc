@@ -12,6 +12,7 @@
 #include "aws/sqs_client.h"
 #include "cloud/aws/cache/unavailable_offerings.h"
 #include "cloud/aws/interruption/sqs_queue.h"
+#include "controllers/interruption/claims.h"
 #include "controllers/interruption/controller.h"
 #include "support/apiserver/test_server.h"
 #include "support/aws/moto_server.h"
@@ -54,26 +55,14 @@ class InterruptionMotoTest : public ::testing::Test {
     url_ = *url;
   }
 
-  // A launched spot NodeClaim of `pool` on machine `instanceId`, held by the termination
-  // finalizer as the lifecycle controller holds every launched claim: deleting it starts the
-  // termination path and leaves it visible with a deletion timestamp.
+  // A launched spot NodeClaim of NodePool "default" on machine `instanceId`.
   void storeClaim(const std::string& name, const std::string& instanceId,
                   const std::string& type = "m5.large") {
-    NodeClaim claim;
-    claim.apiVersion = "karpenter.sh/v1";
-    claim.kind = "NodeClaim";
-    claim.metadata.name = name;
-    claim.metadata.finalizers = {"karpenter.sh/termination"};
-    claim.metadata.labels = {{"karpenter.sh/nodepool", "default"},
-                             {"karpenter.sh/capacity-type", "spot"},
-                             {"topology.kubernetes.io/zone", "us-east-1a"},
-                             {"node.kubernetes.io/instance-type", type}};
-    claim.spec.nodeClassRef = {"karpenter.k8s.aws", "EC2NodeClass", "default"};
-    auto created = claims_.create(claim);
-    ASSERT_TRUE(created) << created.error().describe();
-    created->status.providerID = "aws:///us-east-1a/" + instanceId;
-    auto updated = claims_.updateStatus(*created);
-    ASSERT_TRUE(updated) << updated.error().describe();
+    testing::storeLaunchedClaim(claims_, name, "aws:///us-east-1a/" + instanceId,
+                                {{"karpenter.sh/nodepool", "default"},
+                                 {"karpenter.sh/capacity-type", "spot"},
+                                 {"topology.kubernetes.io/zone", "us-east-1a"},
+                                 {"node.kubernetes.io/instance-type", type}});
   }
 
   void send(const std::string& body) {
