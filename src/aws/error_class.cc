@@ -111,7 +111,8 @@ constexpr std::array kServer = {
 bool isNotFound(std::string_view code) {
   return code.ends_with(".NotFound") || code.ends_with("NotFound") ||
          code.ends_with("NotFoundException") || code == "NoSuchEntity" || code == "NoSuchKey" ||
-         code == "ParameterNotFound";
+         code == "ParameterNotFound" || code == "QueueDoesNotExist" ||
+         code == "AWS.SimpleQueueService.NonExistentQueue";
 }
 
 bool isConflict(std::string_view code) {

@@ -57,7 +57,7 @@ ApiResult<nlohmann::json> JsonClient::call(std::string_view operation,
                                            const nlohmann::json& request) {
   SignedRequest signedRequest{
       .operation = operation,
-      .contentType = "application/x-amz-json-1.1",
+      .contentType = "application/x-amz-json-" + options_.jsonVersion,
       .headers = {{"X-Amz-Target", fmt::format("{}.{}", options_.targetPrefix, operation)}},
       .body = request.is_null()
                   ? std::string("{}")
@@ -66,6 +66,9 @@ ApiResult<nlohmann::json> JsonClient::call(std::string_view operation,
   auto body = caller_.call(signedRequest, parseJsonError);
   if (!body) {
     return tl::unexpected(body.error());
+  }
+  if (body->empty()) {
+    return nlohmann::json::object();
   }
   nlohmann::json parsed = nlohmann::json::parse(*body, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) {

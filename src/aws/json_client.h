@@ -13,17 +13,18 @@
 #include "aws/transport.h"
 #include "core/clock.h"
 
-// A client of an AWS JSON 1.1 protocol service (SSM, Pricing): a JSON object POSTed to "/"
-// with X-Amz-Target: <targetPrefix>.<Operation>, signed with SigV4; the answer is a JSON
-// object. Retries, rate limits, timeouts and credentials behave as QueryClient's (both run
-// on SignedCaller).
+// A client of an AWS JSON protocol service (1.1: SSM, Pricing; 1.0: SQS): a JSON object POSTed
+// to "/" with X-Amz-Target: <targetPrefix>.<Operation>, signed with SigV4; the answer is a JSON
+// object. The two versions differ only in the Content-Type. Retries, rate limits, timeouts and
+// credentials behave as QueryClient's (both run on SignedCaller).
 namespace nodewright::aws {
 
 struct JsonClientOptions {
   std::string endpoint;      // "https://ssm.us-east-1.amazonaws.com", "http://127.0.0.1:8080"
   std::string region;        // the signing region: us-east-1 for Pricing, wherever it is asked
   std::string service;       // the signing name: "ssm", "pricing"
-  std::string targetPrefix;  // "AmazonSSM", "AWSPriceListService"
+  std::string targetPrefix;  // "AmazonSSM", "AWSPriceListService", "AmazonSQS"
+  std::string jsonVersion = "1.1";  // "1.0" for SQS: application/x-amz-json-<version>
   CredentialsFn credentials;
   RetryOptions retry;
   // null: no client-side limit. Must outlive the client.
@@ -39,7 +40,8 @@ class JsonClient {
   JsonClient(const core::Clock& clock, Transport& transport, JsonClientOptions options);
 
   // Sends `request` (a JSON object) to <targetPrefix>.<operation>; the response's JSON object
-  // on 2xx (MalformedResponse when it is not one). Otherwise the service's error: its code from
+  // on 2xx ({} for an empty body, as an operation without output may send; MalformedResponse
+  // when it is not one). Otherwise the service's error: its code from
   // the body's "__type" (or the x-amzn-ErrorType header) without any "namespace#" prefix or
   // ":suffix", its message from "message" or "Message", with the HTTP status; "UnknownError"
   // when the response names no code. Retries and other errors as SignedCaller::call.
@@ -53,7 +55,7 @@ class JsonClient {
   SignedCaller caller_;
 };
 
-// The error in a JSON 1.1 response outside 2xx, as JsonClient::call reads it.
+// The error in a JSON 1.0 or 1.1 response outside 2xx, as JsonClient::call reads it.
 ApiError parseJsonError(const HttpResponse& response, const std::string& requestId);
 
 }  // namespace nodewright::aws

@@ -21,6 +21,28 @@ void addAwsFlags(CLI::App& sub, AwsFlags& flags) {
                  "Price List API endpoint URL (empty: the built-in on-demand prices)");
 }
 
+void addInterruptionFlags(CLI::App& sub, AwsFlags& flags) {
+  sub.add_option("--interruption-queue", flags.interruptionQueue,
+                 "SQS queue of EC2 interruption and AWS Health events (INTERRUPTION_QUEUE); "
+                 "empty: interruption handling is off")
+      ->envname("INTERRUPTION_QUEUE");
+  sub.add_option("--sqs-endpoint", flags.sqsEndpoint, "SQS endpoint URL");
+}
+
+core::Result<std::string> resolveSqsEndpoint(const AwsFlags& flags, const std::string& region,
+                                             nodewright::aws::EnvLookup env) {
+  namespace sdk = nodewright::aws;
+  auto profile = sdk::loadProfile(env);
+  auto endpoint = sdk::resolveEndpoint(
+      "sqs", region,
+      flags.sqsEndpoint.empty() ? std::nullopt : std::optional<std::string>(flags.sqsEndpoint), env,
+      profile ? &*profile : nullptr);
+  if (!endpoint) {
+    return core::fail(core::Error::invalid("--sqs-endpoint: " + endpoint.error().message));
+  }
+  return *endpoint;
+}
+
 core::Result<cloud::aws::AwsStackOptions> awsOptions(const AwsFlags& flags,
                                                      nodewright::aws::Transport& transport,
                                                      const core::Clock& clock,

@@ -24,11 +24,24 @@ struct AwsFlags {
   std::string ec2Endpoint;
   std::string ssmEndpoint;
   std::string pricingEndpoint;
+  // The interruption queue (Karpenter's --interruption-queue); empty: no interruption handling.
+  std::string interruptionQueue;
+  std::string sqsEndpoint;
 };
 
 // Registers --cluster-name (or CLUSTER_NAME), --region, --ec2-endpoint, --ssm-endpoint and
 // --pricing-endpoint on `sub`; `flags` must outlive the parse.
 void addAwsFlags(CLI::App& sub, AwsFlags& flags);
+
+// Registers --interruption-queue (or INTERRUPTION_QUEUE) and --sqs-endpoint on `sub`, for the
+// commands that run the controllers.
+void addInterruptionFlags(CLI::App& sub, AwsFlags& flags);
+
+// The SQS endpoint for `region` by the SDK's rules (flag, AWS_ENDPOINT_URL_SQS, profile);
+// Invalid, naming the flag, when it cannot be resolved.
+core::Result<std::string> resolveSqsEndpoint(
+    const AwsFlags& flags, const std::string& region,
+    nodewright::aws::EnvLookup env = nodewright::aws::processEnvironment());
 
 // The stack's region, endpoints, credentials (the SDK's default chain over `env`) and cluster
 // name. Invalid, naming the flag, when the region or an endpoint cannot be resolved. `transport`

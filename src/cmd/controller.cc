@@ -206,6 +206,15 @@ int runController(const ControllerFlags& flags, Context& ctx) {
   aws->cluster.serviceCidr = flags.serviceCidr;
   ControllerSetOptions options;
   options.lro = *lro;
+  if (!flags.aws.interruptionQueue.empty()) {
+    auto sqs = resolveSqsEndpoint(flags.aws, aws->region);
+    if (!sqs) {
+      ctx.err << "error: " << sqs.error().message() << "\n";
+      return kExitUsage;
+    }
+    options.interruption.queue = flags.aws.interruptionQueue;
+    options.interruption.endpoint = *sqs;
+  }
   const std::string ec2Endpoint = aws->ec2Endpoint;
   options.aws = std::move(*aws);
   options.provisioner.batch.idle = millis(flags.batchIdleSeconds);
@@ -253,6 +262,7 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
   sub->add_option("--kubeconfig", flags->kubeconfig,
                   "Kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
   addAwsFlags(*sub, flags->aws);
+  addInterruptionFlags(*sub, flags->aws);
   addAzureControllerFlags(*sub, flags->azure);
   sub->add_option("--cluster-endpoint", flags->clusterEndpoint,
                   "The API server URL nodes join (CLUSTER_ENDPOINT)")

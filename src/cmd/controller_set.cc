@@ -1,5 +1,7 @@
 #include "cmd/controller_set.h"
 
+#include <algorithm>
+
 #include "cmd/build_info.h"
 
 #include "api/core/node.h"
@@ -25,6 +27,10 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
     return *found->as<EC2NodeClass>();
   };
   options.aws.hashPolicy = options.hashPolicy;
+  nodewright::aws::JsonClientOptions sqs =
+      nodewright::aws::sqsJsonOptions(options.interruption.endpoint, options.aws.region);
+  sqs.credentials = options.aws.credentials;
+  sqs.retry = options.aws.retry;
   auto stack = cloud::aws::AwsStack::create(manager.clock(), transport, std::move(options.aws));
   if (!stack) {
     return core::fail(stack.error());
@@ -74,7 +80,31 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
           manager.informerFor<api::karpenter::NodePool>().cache()},
       manager.clock(), manager.metrics());
   set->stateMetrics_->setup(manager);
+  if (!options.interruption.queue.empty()) {
+    set->setupInterruption(manager, transport, std::move(sqs), options.interruption);
+  }
   return set;
+}
+
+void ControllerSet::setupInterruption(runtime::Manager& manager,
+                                      nodewright::aws::Transport& transport,
+                                      nodewright::aws::JsonClientOptions sqs,
+                                      const InterruptionOptions& options) {
+  // One exchange outlasts the long poll, so an empty queue is an answer, not a timeout.
+  sqs.attemptTimeout =
+      std::max(sqs.attemptTimeout,
+               std::chrono::milliseconds(std::chrono::seconds(options.receive.waitSeconds + 10)));
+  sqsJson_ =
+      std::make_unique<nodewright::aws::JsonClient>(manager.clock(), transport, std::move(sqs));
+  sqs_ = std::make_unique<nodewright::aws::SqsClient>(*sqsJson_);
+  interruptionQueue_ =
+      std::make_unique<cloud::aws::SqsInterruptionQueue>(*sqs_, options.queue, options.receive);
+  interruptedOfferings_ =
+      std::make_unique<cloud::aws::IceCacheAvailability>(stack_->unavailableOfferings());
+  interruption_ = std::make_unique<controllers::interruption::InterruptionController>(
+      manager.client(), *interruptionQueue_, interruptedOfferings_.get(), manager.clock(),
+      &manager.events(), manager.metrics());
+  interruption_->setup(manager);
 }
 
 cloud::CloudProvider& ControllerSet::measured(runtime::Manager& manager,

@@ -3,12 +3,16 @@
 #include <memory>
 #include <string>
 
+#include "aws/json_client.h"
+#include "aws/sqs_client.h"
 #include "aws/transport.h"
 #include "cloud/aws/controllers/nodeclass_controller.h"
+#include "cloud/aws/interruption/sqs_queue.h"
 #include "cloud/aws/stack.h"
 #include "controllers/disruption/controller.h"
 #include "controllers/disruption/drift_controller.h"
 #include "controllers/garbagecollection/garbage_collector.h"
+#include "controllers/interruption/controller.h"
 #include "controllers/nodeclaim/controllers.h"
 #include "controllers/nodeclass/controllers.h"
 #include "controllers/nodepool/controllers.h"
@@ -23,10 +27,17 @@
 
 // The Karpenter controllers for AWS on one manager: the EC2NodeClass controller, the
 // provisioner, the NodeClaim lifecycle and termination, garbage collection, drift and
-// disruption, all over one
-// AwsStack. `nodewright controller` runs it against any cluster; `nodewright up` runs it against
-// the embedded API server and the EC2 emulator.
+// disruption, and (with a queue) interruption, all over one AwsStack. `nodewright controller` runs
+// it against any cluster; `nodewright up` runs it against the embedded API server and the EC2
+// emulator.
 namespace nodewright::cmd {
+
+// Interruption handling (issue 26): off while `queue` is empty.
+struct InterruptionOptions {
+  std::string queue;     // the SQS queue's name
+  std::string endpoint;  // absolute SQS endpoint (resolveSqsEndpoint)
+  nodewright::aws::ReceiveOptions receive;
+};
 
 struct ControllerSetOptions {
   cloud::aws::AwsStackOptions aws;  // nodeClasses is filled in from the manager's cache
@@ -37,6 +48,7 @@ struct ControllerSetOptions {
   controllers::disruption::DriftOptions drift;
   controllers::disruption::DisruptionOptions disruption;
   controllers::staticpool::Options staticPools;
+  InterruptionOptions interruption;
   // The futures engine's timeouts from the --azure-* flags. Validated now; the CAPZ controllers
   // (issue 10) are their first user.
   lro::EngineOptions lro;
@@ -63,6 +75,11 @@ class ControllerSet {
   ControllerSet() = default;
   // The provider wrapped for `controller`; lives as long as the set.
   cloud::CloudProvider& measured(runtime::Manager& manager, const std::string& controller);
+  // The SQS client, the queue and the controller over them; `sqs` is the stack's credentials,
+  // retries and region for SQS.
+  void setupInterruption(runtime::Manager& manager, nodewright::aws::Transport& transport,
+                         nodewright::aws::JsonClientOptions sqs,
+                         const InterruptionOptions& options);
 
   std::unique_ptr<cloud::aws::AwsStack> stack_;
   // The provider as each controller sees it: timed and counted under that controller's name.
@@ -77,6 +94,12 @@ class ControllerSet {
   std::unique_ptr<controllers::disruption::DriftController> drift_;
   std::unique_ptr<controllers::disruption::DisruptionController> disruption_;
   std::unique_ptr<controllers::staticpool::StaticController> staticPools_;
+  // Interruption: all null while it is off. Declared in construction order.
+  std::unique_ptr<nodewright::aws::JsonClient> sqsJson_;
+  std::unique_ptr<nodewright::aws::SqsClient> sqs_;
+  std::unique_ptr<cloud::aws::SqsInterruptionQueue> interruptionQueue_;
+  std::unique_ptr<cloud::aws::IceCacheAvailability> interruptedOfferings_;
+  std::unique_ptr<controllers::interruption::InterruptionController> interruption_;
 };
 
 }  // namespace nodewright::cmd

@@ -61,6 +61,7 @@ INSTANTIATE_TEST_SUITE_P(
                   ErrorClass::NotFound,
                   false},
         ClassCase{"ParameterNotFound", {"ParameterNotFound", "", 400}, ErrorClass::NotFound, false},
+        ClassCase{"QueueDoesNotExist", {"QueueDoesNotExist", "", 400}, ErrorClass::NotFound, false},
         ClassCase{"Unknown404", {"Whatever", "", 404}, ErrorClass::NotFound, false},
         ClassCase{"InvalidParameterValue",
                   {"InvalidParameterValue", "", 400},

@@ -178,6 +178,26 @@ TEST_F(JsonClientTest, ABodyThatIsNotAnObjectIsMalformed) {
   EXPECT_EQ(nlohmann::json::parse(transport_.sent[0].body), nlohmann::json::object());
 }
 
+TEST_F(JsonClientTest, JsonOneZeroDiffersOnlyInTheContentTypeAndAnEmptyBodyIsAnEmptyObject) {
+  transport_.push(200, "");
+  JsonClientOptions o;
+  o.endpoint = "https://sqs.us-east-1.amazonaws.com";
+  o.region = "us-east-1";
+  o.service = "sqs";
+  o.targetPrefix = "AmazonSQS";
+  o.jsonVersion = "1.0";
+  o.credentials = [] {
+    return ApiResult<sigv4::Credentials>(sigv4::Credentials{"AKIDEXAMPLE", "SECRET", ""});
+  };
+  JsonClient c(clock_, transport_, std::move(o));
+  auto got = c.call("DeleteMessage", {{"QueueUrl", "u"}, {"ReceiptHandle", "h"}});
+  ASSERT_TRUE(got) << got.error().code << ": " << got.error().message;
+  EXPECT_EQ(*got, nlohmann::json::object());
+  ASSERT_EQ(transport_.sent.size(), 1u);
+  EXPECT_EQ(header(transport_.sent[0], "Content-Type"), "application/x-amz-json-1.0");
+  EXPECT_EQ(header(transport_.sent[0], "X-Amz-Target"), "AmazonSQS.DeleteMessage");
+}
+
 TEST_F(JsonClientTest, CredentialErrorsComeBackUnsent) {
   auto c =
       client([] { return ApiResult<sigv4::Credentials>(apiFail("NoCredentials", "none", 0)); });
