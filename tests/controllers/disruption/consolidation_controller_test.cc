@@ -1,3 +1,5 @@
+#include <map>
+
 #include "controllers/disruption/disruption_env.h"
 
 // Consolidation in the controller's passes against the embedded API server: a decision waits
@@ -77,6 +79,44 @@ TEST_F(ConsolidationControllerTest, ReplacesWithTheDecidedCheaperTypeOnly) {
   // Replace first: the candidate stays until its replacement is Initialized.
   EXPECT_TRUE(claim("a"));
   EXPECT_TRUE(tainted("a"));
+}
+
+// Killed after recording a consolidation command, before creating its replacement: the next
+// controller simulates the replacement again and narrows it to the recorded types.
+TEST_F(ConsolidationControllerTest, AResumedCommandLaunchesOnlyTheDecidedTypes) {
+  cloud_.setInstanceTypes({fixture::instanceType("m.large", 2, 8, 30, 0.10),
+                           fixture::instanceType("s.small", 1, 4, 30, 0.04)});
+  addConsolidatingPool();
+  addNode("a", "default", 1, /*drifted=*/false);
+  Command recorded;
+  recorded.reason = kReasonUnderutilized;
+  recorded.phase = kPhaseLaunching;
+  recorded.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
+  recorded.replacements = {
+      replacementName("default", claim("a")->metadata.uid, recorded.started, 0)};
+  recorded.instanceTypes = {"s.small"};
+  recorded.capacityType = "on-demand";
+  recorded.consolidationType = "single";
+  auto updated = kube::updateWithRetry(
+      *client_, kube::kindOf<NodeClaim>(client_->registry()), "", "a", [&](api::Object& object) {
+        object.as<NodeClaim>()->metadata.annotations[api::karpenter::kDisruptionAnnotation] =
+            encode(recorded);
+        return true;
+      });
+  ASSERT_TRUE(updated) << updated.error().describe();
+
+  auto restarted = newController();
+  PassReport report = pass(restarted.get());
+  EXPECT_TRUE(report.started.empty());  // resumed, not started again
+  auto replacement = claim(recorded.replacements[0]);
+  ASSERT_TRUE(replacement);
+  std::map<std::string, std::vector<std::string>> requirements;
+  for (const auto& r : replacement->spec.requirements) {
+    requirements[r.key] = r.values;
+  }
+  EXPECT_EQ(requirements["node.kubernetes.io/instance-type"], std::vector<std::string>{"s.small"});
+  EXPECT_EQ(requirements["karpenter.sh/capacity-type"], std::vector<std::string>{"on-demand"});
+  EXPECT_EQ(command("a")->phase, kPhaseReplacing);
 }
 
 TEST_F(ConsolidationControllerTest, DropsADecisionThePodsOutgrew) {
