@@ -55,8 +55,13 @@ class ClusterView {
 
 struct Candidate {
   const ClaimView* view = nullptr;
-  std::string reason;  // kReasonDrifted | kReasonExpired | kReasonEmpty
+  std::string reason;  // kReasonDrifted | kReasonExpired | kReasonEmpty | kReasonUnderutilized
   std::string why;     // the Drifted message, "expired 2h ago (expireAfter 720h)", ...
+  // Consolidation's decision (Command's fields of the same names): the replacement's allowed
+  // types and capacity type, and the consolidation type for the decision metrics.
+  std::vector<std::string> instanceTypes;
+  std::string capacityType;
+  std::string consolidationType;
 };
 
 // Empty-node bookkeeping the view cannot know: when a node was last seen with pods. Nullopt:

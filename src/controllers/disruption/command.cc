@@ -14,6 +14,15 @@ std::string encode(const Command& command) {
   if (!command.budget.empty()) {
     json["budget"] = command.budget;
   }
+  if (!command.instanceTypes.empty()) {
+    json["instanceTypes"] = command.instanceTypes;
+  }
+  if (!command.capacityType.empty()) {
+    json["capacityType"] = command.capacityType;
+  }
+  if (!command.consolidationType.empty()) {
+    json["consolidationType"] = command.consolidationType;
+  }
   return api::dumpJson(json);
 }
 
@@ -30,6 +39,16 @@ core::Result<Command> decodeCommand(const std::string& text) {
   command.reason = field("reason");
   command.phase = field("phase");
   command.budget = field("budget");
+  command.capacityType = field("capacityType");
+  command.consolidationType = field("consolidationType");
+  if (auto it = json.find("instanceTypes"); it != json.end() && it->is_array()) {
+    for (const auto& name : *it) {
+      if (!name.is_string()) {
+        return core::fail(core::Error::invalid("disruption command: instanceTypes: not names"));
+      }
+      command.instanceTypes.push_back(name.get<std::string>());
+    }
+  }
   if (auto it = json.find("replacements"); it != json.end() && it->is_array()) {
     for (const auto& name : *it) {
       if (!name.is_string()) {

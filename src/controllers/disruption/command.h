@@ -27,6 +27,12 @@ struct Command {
   core::TimePoint started;
   // Which budget allowed it, for `kubectl describe` and the plan.
   std::string budget;
+  // Consolidation's: the one replacement may only be one of these instance types (those cheaper
+  // than the candidate), on this capacity type when set; re-applied whenever the replacement is
+  // simulated again, so a resumed command launches what was decided.
+  std::vector<std::string> instanceTypes;
+  std::string capacityType;
+  std::string consolidationType;  // "empty" | "single" | "multi"; "" for drift and expiry
 
   bool operator==(const Command&) const = default;
 };

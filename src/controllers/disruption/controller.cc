@@ -1,11 +1,18 @@
 #include "controllers/disruption/controller.h"
 
+#include <algorithm>
 #include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "api/core/node.h"
 #include "api/core/pod.h"
+#include "api/core/policy.h"
 #include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/nodepool.h"
+#include "cloud/well_known_labels.h"
+#include "controllers/disruption/consolidation_candidates.h"
 #include "controllers/disruption/static_pools.h"
 #include "controllers/telemetry/karpenter.h"
 #include "core/log.h"
@@ -32,7 +39,8 @@ using runtime::Result;
 DisruptionController::DisruptionController(kube::Client& client, cloud::CloudProvider& cloud,
                                            const core::Clock& clock, runtime::EventRecorder* events,
                                            runtime::Registry& metrics, DisruptionOptions options)
-    : clock_(clock),
+    : cloud_(cloud),
+      clock_(clock),
       options_(std::move(options)),
       startedAt_(clock.now()),
       orchestrator_(client, cloud, clock, events, metrics, options_.orchestration),
@@ -45,7 +53,11 @@ DisruptionController::DisruptionController(kube::Client& client, cloud::CloudPro
       eligible_(metrics.gauge("karpenter_voluntary_disruption_eligible_nodes",
                               "Number of nodes eligible for disruption by Karpenter. Labeled by "
                               "disruption reason.",
-                              {"reason"})) {}
+                              {"reason"})),
+      timeouts_(metrics.counter("karpenter_voluntary_disruption_consolidation_timeouts_total",
+                                "Number of times the Consolidation algorithm has reached a "
+                                "timeout. Labeled by consolidation type.",
+                                {"consolidation_type"})) {}
 
 runtime::Controller& DisruptionController::setup(runtime::Manager& manager) {
   caches_.pods = &manager.informerFor<api::corev1::Pod>().cache();
@@ -53,6 +65,9 @@ runtime::Controller& DisruptionController::setup(runtime::Manager& manager) {
   caches_.nodeClaims = &manager.informerFor<api::karpenter::NodeClaim>().cache();
   caches_.nodePools = &manager.informerFor<api::karpenter::NodePool>().cache();
   caches_.daemonSets = &manager.informerFor<api::corev1::DaemonSet>().cache();
+  if (options_.consolidation) {
+    pdbs_ = &manager.informerFor<api::corev1::PodDisruptionBudget>().cache();
+  }
   runtime::ControllerOptions controllerOptions;
   controllerOptions.workers = 1;
   runtime::Controller& controller = manager.addController(kName, *this, controllerOptions);
@@ -87,6 +102,22 @@ void DisruptionController::observe(const ClusterView& view) {
     }
   }
   lastPodSeen_ = std::move(next);
+  // A claim first seen since this process started counts from the start, as emptiness does.
+  std::map<std::string, std::pair<std::vector<std::string>, core::TimePoint>> changes;
+  for (const ClaimView& claim : view.claims()) {
+    std::vector<std::string> uids;
+    for (const api::corev1::Pod* pod : claim.pods) {
+      uids.push_back(pod->metadata.uid);
+    }
+    std::sort(uids.begin(), uids.end());
+    const std::string& name = claim.claim->metadata.name;
+    auto known = podChanges_.find(name);
+    const core::TimePoint since = known == podChanges_.end()    ? startedAt_
+                                  : known->second.first == uids ? known->second.second
+                                                                : clock_.now();
+    changes[name] = {std::move(uids), since};
+  }
+  podChanges_ = std::move(changes);
 }
 
 std::optional<core::TimePoint> DisruptionController::lastPodSeen(const std::string& claim) {
@@ -179,7 +210,137 @@ core::Result<PassReport> DisruptionController::disrupt(const provisioning::Clust
   for (const char* reason : {kReasonDrifted, kReasonEmpty, kReasonExpired}) {
     eligible_.with({telemetry::reasonLabel(reason)}).set(eligible[reason]);
   }
+  // Consolidation decides over a view that shows every command: not in a pass that started one.
+  if (options_.consolidation && report.started.empty()) {
+    consolidate(caches, view, report, context, startedNodes);
+  }
   return report;
+}
+
+void DisruptionController::consolidate(const provisioning::ClusterCaches& caches,
+                                       const ClusterView& view, PassReport& report,
+                                       runtime::Context& context,
+                                       std::set<std::string>& startedNodes) {
+  const auto now = clock_.now();
+  const TypesByPool types = destinationTypes(view.pools(), cloud_);
+  std::vector<api::corev1::PodDisruptionBudget> pdbs;
+  if (pdbs_ != nullptr) {
+    for (const api::Object& object : pdbs_->list()) {
+      if (const auto* pdb = object.as<api::corev1::PodDisruptionBudget>()) {
+        pdbs.push_back(*pdb);
+      }
+    }
+  }
+  CandidateInput input;
+  input.view = &view;
+  input.caches = &caches;
+  input.pdbs = &pdbs;
+  input.types = &types;
+  input.now = now;
+  input.lastPodSeen = [this](const std::string& claim) -> std::optional<core::TimePoint> {
+    std::lock_guard lock(mu_);
+    auto it = podChanges_.find(claim);
+    return it == podChanges_.end() ? startedAt_ : it->second.second;
+  };
+  const ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  const Room room = [&](const std::string& pool, const std::string& reason) {
+    auto budget = poolBudget(view, pool, reason, now);
+    return budget ? budget->room() : 0;
+  };
+  ConsolidationOptions options = options_.consolidationOptions;
+  // A command has one candidate; one replacement for several has no command to carry it yet.
+  options.multiNodeReplace = false;
+  Consolidator consolidator(caches, view, types, clock_, options);
+
+  std::optional<DecisionRecord> pending;
+  {
+    std::lock_guard lock(mu_);
+    pending = pending_;
+  }
+  if (pending) {
+    Validation validation = validate(*pending, consolidator, candidates, room, now);
+    if (validation.validity == Validity::Wait) {
+      report.consolidation =
+          fmt::format("waiting to re-validate: {}", fmt::join(pending->candidates, ", "));
+      return;
+    }
+    {
+      std::lock_guard lock(mu_);
+      pending_.reset();
+    }
+    if (validation.validity == Validity::Stale) {
+      report.consolidation = "stale: " + validation.why;
+      core::logInfo(context.log(), "consolidation decision is stale", {{"why", validation.why}});
+      return;
+    }
+    startConsolidation(caches, view, *validation.decision, report, context, startedNodes);
+    return;
+  }
+  std::optional<Decision> decision = consolidator.decide(candidates, room);
+  if (consolidator.timedOut()) {
+    timeouts_.with({decision ? methodLabel(decision->method) : "single"}).inc();
+  }
+  for (const Unconsolidatable& u : consolidator.unconsolidatable()) {
+    if (const ClaimView* claim = view.claim(u.claim)) {
+      orchestrator_.unconsolidatable(*claim, u.why);
+    }
+  }
+  if (!decision) {
+    return;
+  }
+  report.consolidation = "decided: " + decision->describe();
+  core::logInfo(context.log(), "consolidation decided",
+                {{"method", methodLabel(decision->method)}, {"decision", decision->describe()}});
+  std::lock_guard lock(mu_);
+  pending_ = decision->record();
+}
+
+void DisruptionController::startConsolidation(const provisioning::ClusterCaches& caches,
+                                              const ClusterView& view, const Decision& decision,
+                                              PassReport& report, runtime::Context& context,
+                                              std::set<std::string>& startedNodes) {
+  report.consolidation = "started: " + decision.describe();
+  std::string capacityType;
+  if (decision.replacement) {
+    for (const auto& r : decision.replacement->spec.requirements) {
+      if (r.key == cloud::labels::kCapacityType && r.operator_ == "In" && r.values.size() == 1) {
+        capacityType = r.values.front();
+      }
+    }
+  }
+  const auto now = clock_.now();
+  for (const ConsolidationCandidate& c : decision.candidates) {
+    Candidate candidate;
+    candidate.view = c.view;
+    candidate.reason = decision.reason;
+    candidate.why = decision.describe();
+    candidate.consolidationType = methodLabel(decision.method);
+    if (decision.replacement) {
+      candidate.instanceTypes = decision.replacementTypes;
+      candidate.capacityType = capacityType;
+    }
+    const std::string& name = c.name();
+    auto budget = poolBudget(view, c.view->pool, decision.reason, now);
+    auto step =
+        orchestrator_.start(caches, view, candidate,
+                            budget ? budget->verdict.description : std::string(), startedNodes);
+    if (!step) {
+      core::logWarn(context.log(), "consolidating failed",
+                    {{"nodeclaim", name}, {"error", step.error()}});
+      continue;
+    }
+    if (*step == Step::Blocked) {
+      report.blocked.push_back(name + ": pods cannot be rescheduled");
+      continue;
+    }
+    if (*step == Step::Waiting) {
+      continue;
+    }
+    report.started.push_back(name);
+    core::logInfo(context.log(), "disrupting",
+                  {{"nodeclaim", name}, {"reason", decision.reason}, {"why", candidate.why}});
+    recordStep(report, name, *step);
+  }
 }
 
 }  // namespace nodewright::controllers::disruption

@@ -7,19 +7,26 @@
 #include <vector>
 
 #include "controllers/disruption/candidates.h"
+#include "controllers/disruption/consolidation.h"
 #include "controllers/disruption/orchestrator.h"
 #include "runtime/manager.h"
 #include "runtime/reconciler.h"
 
 // The disruption controller, as Karpenter's: a singleton pass that first moves every command in
 // flight on, then starts new ones for drifted, expired and empty nodes as far as each NodePool's
-// budgets allow, one budget's worth at a time.
+// budgets allow, one budget's worth at a time. With consolidation on, a pass that started
+// nothing else decides one consolidation (consolidation.h), and a later pass at least 15 s on
+// re-validates it against the cluster as it is then and starts its commands, replace first.
 namespace nodewright::controllers::disruption {
 
 struct DisruptionOptions {
   // How often a pass runs while nothing triggers one (Karpenter polls every 10 s).
   std::chrono::seconds pollInterval{10};
   OrchestratorOptions orchestration;
+  // Consolidation of underutilized nodes by simulation. Off until it has run end to end on
+  // `nodewright up`; the emptiness above works either way.
+  bool consolidation = false;
+  ConsolidationOptions consolidationOptions;
 };
 
 // What a pass did, for tests and logs.
@@ -29,6 +36,9 @@ struct PassReport {
   std::vector<std::string> gaveUp;
   std::vector<std::string> blocked;  // by do-not-disrupt, budgets or unschedulable pods
   size_t inFlight = 0;               // commands still running after the pass
+  // What consolidation did: "decided: ...", "waiting to re-validate: ...", "stale: ...",
+  // "started: ...", or "" when it did not run or found nothing.
+  std::string consolidation;
 };
 
 class DisruptionController final : public runtime::Reconciler {
@@ -50,10 +60,19 @@ class DisruptionController final : public runtime::Reconciler {
                                    runtime::Context& context);
 
  private:
+  // Consolidation's part of a pass: re-validate and start the decision of an earlier pass, or
+  // decide one.
+  void consolidate(const provisioning::ClusterCaches& caches, const ClusterView& view,
+                   PassReport& report, runtime::Context& context,
+                   std::set<std::string>& startedNodes);
+  void startConsolidation(const provisioning::ClusterCaches& caches, const ClusterView& view,
+                          const Decision& decision, PassReport& report, runtime::Context& context,
+                          std::set<std::string>& startedNodes);
   // Emptiness timers: when each claim's node was last seen with pods.
   void observe(const ClusterView& view);
   std::optional<core::TimePoint> lastPodSeen(const std::string& claim);
 
+  cloud::CloudProvider& cloud_;
   const core::Clock& clock_;
   const DisruptionOptions options_;
   const core::TimePoint startedAt_;
@@ -61,8 +80,15 @@ class DisruptionController final : public runtime::Reconciler {
   provisioning::ClusterCaches caches_;
   runtime::Family<runtime::Gauge>& allowed_;
   runtime::Family<runtime::Gauge>& eligible_;
+  runtime::Family<runtime::Counter>& timeouts_;
+  const kube::Cache* pdbs_ = nullptr;  // set by setup() when consolidating
   std::mutex mu_;
   std::map<std::string, core::TimePoint> lastPodSeen_;  // GUARDED_BY(mu_)
+  // consolidateAfter's clock: each claim's pods (uids, sorted) and when that set last changed.
+  std::map<std::string, std::pair<std::vector<std::string>, core::TimePoint>>
+      podChanges_;  // GUARDED_BY(mu_)
+  // The decision awaiting re-validation; in memory only: after a restart it is decided again.
+  std::optional<DecisionRecord> pending_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace nodewright::controllers::disruption

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "api/karpenter/well_known.h"
+#include "cloud/well_known_labels.h"
+#include "controllers/disruption/consolidation.h"
 #include "controllers/nodeclaim/conditions.h"
 #include "controllers/provisioning/nodeclaim_factory.h"
 #include "controllers/telemetry/karpenter.h"
@@ -31,8 +33,29 @@ std::string joined(const std::vector<std::string>& items) {
 // type ("empty" for emptiness, none for drift and expiry, which are not consolidation).
 runtime::Labels decisionLabels(const Command& command) {
   const std::string reason = telemetry::reasonLabel(command.reason);
-  return {command.replacements.empty() ? "delete" : "replace", reason,
-          reason == "empty" ? "empty" : ""};
+  std::string type = command.consolidationType;
+  if (type.empty() && reason == "empty") {
+    type = "empty";
+  }
+  return {command.replacements.empty() ? "delete" : "replace", reason, type};
+}
+
+// Consolidation decided on one replacement of cheaper types: a fresh simulation of the same
+// pods gives the scheduler's replacement, narrowed again to what was decided. False when the
+// pods now need other than one replacement.
+bool applyNarrowing(Simulation& simulation, const Command& command) {
+  if (command.instanceTypes.empty()) {
+    return true;
+  }
+  if (simulation.replacements.size() != 1) {
+    return false;
+  }
+  NodeClaim& replacement = simulation.replacements.front();
+  narrowRequirement(replacement, cloud::labels::kInstanceType, command.instanceTypes);
+  if (!command.capacityType.empty()) {
+    narrowRequirement(replacement, cloud::labels::kCapacityType, {command.capacityType});
+  }
+  return true;
 }
 
 }  // namespace
@@ -84,6 +107,16 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
   command.phase = kPhaseLaunching;
   command.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
   command.budget = budget;
+  command.instanceTypes = candidate.instanceTypes;
+  command.capacityType = candidate.capacityType;
+  command.consolidationType = candidate.consolidationType;
+  if (!applyNarrowing(*simulation, command)) {
+    event(claim, runtime::EventType::Normal, "DisruptionBlocked",
+          fmt::format("Cannot disrupt NodeClaim ({}): its pods now need {} new nodes, not the "
+                      "one consolidation decided on",
+                      candidate.reason, simulation->replacements.size()));
+    return Step::Blocked;
+  }
   for (size_t i = 0; i < simulation->replacements.size(); ++i) {
     command.replacements.push_back(
         replacementName(claim.pool, claim.claim->metadata.uid, command.started, i));
@@ -180,7 +213,8 @@ core::Result<Step> Orchestrator::launch(const provisioning::ClusterCaches& cache
       return giveUp(claim, command,
                     "pod " + simulation->unschedulable.begin()->first + " cannot be rescheduled");
     }
-    if (simulation->replacements.size() != command.replacements.size()) {
+    if (simulation->replacements.size() != command.replacements.size() ||
+        !applyNarrowing(*simulation, command)) {
       return giveUp(claim, command, "the pods now need other replacements than planned");
     }
     for (size_t i : missing) {
@@ -386,6 +420,10 @@ core::Status Orchestrator::taint(const ClaimView& claim, bool on) {
                                                      " node " + claim.node->metadata.name));
   }
   return core::ok();
+}
+
+void Orchestrator::unconsolidatable(const ClaimView& claim, const std::string& why) {
+  event(claim, runtime::EventType::Normal, "Unconsolidatable", why);
 }
 
 bool Orchestrator::recentlyCreated(const std::string& name) {

@@ -50,6 +50,9 @@ class Orchestrator {
   core::Result<Step> start(const provisioning::ClusterCaches& caches, const ClusterView& view,
                            const Candidate& candidate, const std::string& budget,
                            std::set<std::string>& startedNodes);
+  // Tells the claim's NodeClaim and Node why consolidation leaves it (an Unconsolidatable
+  // event; the recorder folds repeats into one).
+  void unconsolidatable(const ClaimView& claim, const std::string& why);
   // One step of the command `claim` carries.
   core::Result<Step> resume(const provisioning::ClusterCaches& caches, const ClusterView& view,
                             const ClaimView& claim);

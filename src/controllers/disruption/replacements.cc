@@ -6,18 +6,10 @@
 
 namespace nodewright::controllers::disruption {
 
-core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
-                                  const provisioning::DisruptionScope& scope,
-                                  cloud::CloudProvider& cloud,
-                                  const api::karpenter::HashPolicy& policy) {
-  provisioning::ClusterSnapshot snapshot(caches, provisioning::PendingRule::Unbound, {}, &scope);
-  Simulation out;
-  out.pods = snapshot.pendingPods().size();
-  if (out.pods == 0) {
-    return out;
-  }
-  std::map<std::string, std::vector<cloud::InstanceType>> typesByPool;
-  for (const auto& [name, pool] : snapshot.nodePools()) {
+TypesByPool destinationTypes(const std::map<std::string, const api::karpenter::NodePool*>& pools,
+                             cloud::CloudProvider& cloud) {
+  TypesByPool out;
+  for (const auto& [name, pool] : pools) {
     if (api::karpenter::isStatic(*pool)) {
       continue;  // no destination: pods never grow a static pool
     }
@@ -27,9 +19,21 @@ core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
     if (!types) {
       continue;
     }
-    typesByPool[name] = std::move(types->compatible);
+    out[name] = std::move(types->compatible);
   }
-  const auto results = provisioning::scheduling::schedule(snapshot.input(typesByPool));
+  return out;
+}
+
+namespace {
+
+Simulation simulateOn(const provisioning::ClusterSnapshot& snapshot, const TypesByPool& types,
+                      const api::karpenter::HashPolicy& policy) {
+  Simulation out;
+  out.pods = snapshot.pendingPods().size();
+  if (out.pods == 0) {
+    return out;
+  }
+  const auto results = provisioning::scheduling::schedule(snapshot.input(types));
   out.onExisting = results.existingNodes.size();
   out.unschedulable = results.errors;
   for (const auto& planned : results.newNodeClaims) {
@@ -44,6 +48,26 @@ core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
                                         planned.pods.size(), cheapest, planned.cheapestPrice));
   }
   return out;
+}
+
+}  // namespace
+
+core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
+                                  const provisioning::DisruptionScope& scope,
+                                  cloud::CloudProvider& cloud,
+                                  const api::karpenter::HashPolicy& policy) {
+  provisioning::ClusterSnapshot snapshot(caches, provisioning::PendingRule::Unbound, {}, &scope);
+  if (snapshot.pendingPods().empty()) {
+    return Simulation{};
+  }
+  return simulateOn(snapshot, destinationTypes(snapshot.nodePools(), cloud), policy);
+}
+
+Simulation simulate(const provisioning::ClusterCaches& caches,
+                    const provisioning::DisruptionScope& scope, const TypesByPool& types,
+                    const api::karpenter::HashPolicy& policy) {
+  provisioning::ClusterSnapshot snapshot(caches, provisioning::PendingRule::Unbound, {}, &scope);
+  return simulateOn(snapshot, types, policy);
 }
 
 }  // namespace nodewright::controllers::disruption

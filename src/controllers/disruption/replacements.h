@@ -31,4 +31,17 @@ core::Result<Simulation> simulate(const provisioning::ClusterCaches& caches,
                                   cloud::CloudProvider& cloud,
                                   const api::karpenter::HashPolicy& policy);
 
+// The instance types each NodePool could launch, by pool name: the destinations of a
+// simulation. Static pools and pools whose types cannot be read now are left out (no
+// destination), as in the provisioner.
+using TypesByPool = std::map<std::string, std::vector<cloud::InstanceType>>;
+TypesByPool destinationTypes(const std::map<std::string, const api::karpenter::NodePool*>& pools,
+                             cloud::CloudProvider& cloud);
+
+// The same over types already read: consolidation simulates many prefixes of its candidates in
+// one pass and asks the cloud once.
+Simulation simulate(const provisioning::ClusterCaches& caches,
+                    const provisioning::DisruptionScope& scope, const TypesByPool& types,
+                    const api::karpenter::HashPolicy& policy);
+
 }  // namespace nodewright::controllers::disruption
