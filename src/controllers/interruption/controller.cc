@@ -80,8 +80,7 @@ std::string machineIdOf(std::string_view providerID) {
 InterruptionController::InterruptionController(
     kube::Client& client, cloud::InterruptionQueue& queue, cloud::OfferingAvailability* offerings,
     const core::Clock& clock, runtime::EventRecorder* events, runtime::Registry& metrics)
-    : client_(client),
-      nodeClaims_(client),
+    : nodeClaims_(client),
       nodes_(client),
       queue_(queue),
       offerings_(offerings),

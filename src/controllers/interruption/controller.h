@@ -76,7 +76,6 @@ class InterruptionController final : public runtime::Reconciler {
   void event(const NodeClaim& claim, const std::optional<api::corev1::Node>& node,
              runtime::EventType type, const std::string& reason, const std::string& message);
 
-  kube::Client& client_;
   kube::Typed<NodeClaim> nodeClaims_;
   kube::Typed<api::corev1::Node> nodes_;
   cloud::InterruptionQueue& queue_;
