@@ -284,16 +284,16 @@ TEST_F(ConsolidationTest, RevalidationWaitsFifteenSecondsThenAcceptsAnUnchangedC
   addPod("b-1", "b");
   auto decision = decide();
   ASSERT_TRUE(decision);
+  // Taken now: refresh() rebuilds the cluster view the decision points into.
+  const DecisionRecord record = decision->record();
 
   clock_.advance(14s);
   refresh();
-  EXPECT_EQ(
-      validate(decision->record(), *consolidator_, *candidates_, room(), clock_.now()).validity,
-      Validity::Wait);
+  EXPECT_EQ(validate(record, *consolidator_, *candidates_, room(), clock_.now()).validity,
+            Validity::Wait);
   clock_.advance(1s);
   refresh();
-  Validation valid =
-      validate(decision->record(), *consolidator_, *candidates_, room(), clock_.now());
+  Validation valid = validate(record, *consolidator_, *candidates_, room(), clock_.now());
   EXPECT_EQ(valid.validity, Validity::Valid) << valid.why;
 }
 
@@ -306,6 +306,8 @@ TEST_F(ConsolidationTest, RevalidationRefusesAStaleDecision) {
   addPod("b-1", "b");
   auto decision = decide();
   ASSERT_TRUE(decision);
+  // Taken now: refresh() rebuilds the cluster view the decision points into.
+  const DecisionRecord record = decision->record();
   ASSERT_TRUE(decision->isDelete());
 
   // Meanwhile b filled up: a's pod would now need a node of its own.
@@ -313,8 +315,7 @@ TEST_F(ConsolidationTest, RevalidationRefusesAStaleDecision) {
   addPod("b-3", "b");
   clock_.advance(kConsolidationTtl);
   refresh();
-  Validation stale =
-      validate(decision->record(), *consolidator_, *candidates_, room(), clock_.now());
+  Validation stale = validate(record, *consolidator_, *candidates_, room(), clock_.now());
   EXPECT_EQ(stale.validity, Validity::Stale);
   EXPECT_EQ(stale.why, "the pods now need a new node");
 }
@@ -324,13 +325,14 @@ TEST_F(ConsolidationTest, RevalidationRefusesANodeThatIsNoLongerACandidate) {
   addNode("e", "default", "c.large");
   auto decision = decide();
   ASSERT_TRUE(decision);
+  // Taken now: refresh() rebuilds the cluster view the decision points into.
+  const DecisionRecord record = decision->record();
   addPod("late", "e", "1", [](Pod& pod) {
     pod.metadata.annotations[api::karpenter::kDoNotDisruptAnnotation] = "true";
   });
   clock_.advance(kConsolidationTtl);
   refresh();
-  Validation stale =
-      validate(decision->record(), *consolidator_, *candidates_, room(), clock_.now());
+  Validation stale = validate(record, *consolidator_, *candidates_, room(), clock_.now());
   EXPECT_EQ(stale.validity, Validity::Stale);
   EXPECT_EQ(stale.why, "e is no longer a candidate: pod default/late is annotated do-not-disrupt");
 }
@@ -340,11 +342,12 @@ TEST_F(ConsolidationTest, RevalidationRefusesAnEmptyNodeThatGotAPod) {
   addNode("e", "default", "c.large");
   auto decision = decide();
   ASSERT_TRUE(decision);
+  // Taken now: refresh() rebuilds the cluster view the decision points into.
+  const DecisionRecord record = decision->record();
   addPod("late", "e");
   clock_.advance(kConsolidationTtl);
   refresh();
-  Validation stale =
-      validate(decision->record(), *consolidator_, *candidates_, room(), clock_.now());
+  Validation stale = validate(record, *consolidator_, *candidates_, room(), clock_.now());
   EXPECT_EQ(stale.validity, Validity::Stale);
   EXPECT_EQ(stale.why, "e is no longer empty");
 }
