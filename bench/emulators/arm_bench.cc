@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/text.h"
 #include "emulators/arm/server.h"
 #include "http/client.h"
 
@@ -51,7 +52,7 @@ std::string pathOf(const std::string& url) {
 
 std::string header(const http::Response& r, std::string_view name) {
   for (const auto& [n, v] : r.headers) {
-    if (emulators::arm::iequals(n, name)) {
+    if (core::equalsIgnoreCase(n, name)) {
       return v;
     }
   }

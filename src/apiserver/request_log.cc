@@ -12,16 +12,10 @@
 #include "api/reflect/json.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/query.h"
+#include "core/text.h"
 
 namespace nodewright::apiserver {
 namespace {
-
-std::string lower(std::string text) {
-  for (char& c : text) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return text;
-}
 
 // The same reading as the handler's, so the log names the verb the request got.
 bool watchParam(const http::Request& request) {
@@ -45,7 +39,7 @@ std::string resourceVerb(const http::Request& request, bool collection, bool wat
   if (method == "DELETE") {
     return collection ? "deletecollection" : "delete";
   }
-  return lower(method);
+  return core::lowerAscii(method);
 }
 
 std::string rfc3339Millis(core::TimePoint time) {
@@ -99,7 +93,7 @@ RequestRecord describeRequest(const http::Request& request) {
   RequestRecord record;
   record.userAgent = request.header("user-agent");
   record.dryRun = !request.param("dryRun").empty();
-  record.verb = lower(request.method);
+  record.verb = core::lowerAscii(request.method);
   record.path = request.path;
   const auto segments = rest::splitPath(request.path);
   size_t rest = 0;

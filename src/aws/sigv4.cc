@@ -15,6 +15,7 @@
 #include "core/check.h"
 #include "core/hex.h"
 #include "core/sha256.h"
+#include "core/text.h"
 
 namespace nodewright::aws::sigv4 {
 namespace {
@@ -26,12 +27,6 @@ constexpr std::chrono::seconds kMaxPresignExpiry = std::chrono::hours(24 * 7);
 
 char lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
-std::string lowerCopy(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
 }
 
 Digest hmac(std::string_view key, std::string_view data) {
@@ -172,7 +167,7 @@ bool unsignable(std::string_view lowerName) {
 std::vector<std::string> signableHeaders(const Headers& headers) {
   std::vector<std::string> names;
   for (auto it = headers.begin(); it != headers.end(); it = headers.upper_bound(it->first)) {
-    std::string name = lowerCopy(it->first);
+    std::string name = core::lowerAscii(it->first);
     if (!unsignable(name)) {
       names.push_back(std::move(name));
     }

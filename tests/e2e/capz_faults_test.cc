@@ -18,6 +18,7 @@
 #include "api/capi/machine.h"
 #include "api/capz/azure_cluster.h"
 #include "api/capz/azure_machine.h"
+#include "core/text.h"
 #include "e2e/capz_fixture.h"
 #include "kube/client.h"
 #include "support/kube/objects.h"
@@ -43,13 +44,6 @@ constexpr const char* kDeployment = "prod-westeurope-md-0";
 constexpr auto kPatience = 60s;
 // The controllers' requeue default in CapzE2eTest: also the wait before a failed VM is PUT again.
 constexpr auto kRequeue = 1s;
-
-bool iequals(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -309,7 +303,7 @@ TEST_F(CapzThrottlingTest, StormIsAbsorbedByHonouringRetryAfter) {
       }
       ++drained429;
       for (const auto& [name, value] : r.headers) {
-        if (iequals(name, "retry-after")) {
+        if (core::equalsIgnoreCase(name, "retry-after")) {
           retryAfterSeconds = std::max<int64_t>(retryAfterSeconds, std::stoll(value));
         }
       }

@@ -14,6 +14,7 @@
 #include "api/capi/cluster.h"
 #include "api/capi/machine.h"
 #include "api/capz/azure_machine.h"
+#include "core/text.h"
 #include "deploy_support.h"
 #include "emulators/arm/model.h"
 #include "emulators/arm/server.h"
@@ -37,18 +38,13 @@ using kube::testing::eventually;
 constexpr const char* kClientId = "00000000-0000-0000-0000-00000000de91";
 constexpr const char* kClientSecret = "deploy-rbac-test-secret";
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // "microsoft.compute/virtualmachines/extensions" for an ARM resource id (lower case).
 std::string resourceType(const std::string& id) {
   std::vector<std::string> parts;
   size_t start = 1;
   while (start <= id.size()) {
     const size_t slash = std::min(id.find('/', start), id.size());
-    parts.push_back(lower(id.substr(start, slash - start)));
+    parts.push_back(core::lowerAscii(id.substr(start, slash - start)));
     start = slash + 1;
   }
   auto providers = std::find(parts.rbegin(), parts.rend(), "providers");
@@ -70,11 +66,11 @@ std::set<std::string> roleActions(const std::string& path) {
   EXPECT_FALSE(role.is_discarded()) << path << " is not JSON";
   std::set<std::string> actions;
   for (const api::Json& a : role.value("Actions", api::Json::array())) {
-    actions.insert(lower(a.get<std::string>()));
+    actions.insert(core::lowerAscii(a.get<std::string>()));
   }
   for (const api::Json& p : role.value("permissions", api::Json::array())) {
     for (const api::Json& a : p.value("actions", api::Json::array())) {
-      actions.insert(lower(a.get<std::string>()));
+      actions.insert(core::lowerAscii(a.get<std::string>()));
     }
   }
   return actions;

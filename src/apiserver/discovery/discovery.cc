@@ -11,13 +11,6 @@
 namespace nodewright::apiserver::discovery {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // One media range of an Accept header: "type/subtype" and its parameters (keys lower-cased,
 // values unquoted).
 struct MediaRange {
@@ -32,14 +25,14 @@ MediaRange parseMediaRange(std::string_view text) {
     size_t semicolon = text.find(';');
     std::string_view part = core::trimSpace(text.substr(0, semicolon));
     if (first) {
-      range.type = lower(part);
+      range.type = core::lowerAscii(part);
       first = false;
     } else if (size_t eq = part.find('='); eq != std::string_view::npos) {
       std::string_view value = core::trimSpace(part.substr(eq + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
-      range.params[lower(core::trimSpace(part.substr(0, eq)))] = std::string(value);
+      range.params[core::lowerAscii(core::trimSpace(part.substr(0, eq)))] = std::string(value);
     }
     if (semicolon == std::string_view::npos) {
       break;

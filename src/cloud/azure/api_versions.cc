@@ -7,23 +7,10 @@
 #include <vector>
 
 #include "cloud/azure/http_util.h"
+#include "core/text.h"
 
 namespace nodewright::cloud::azure {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::vector<std::string_view> segments(std::string_view path) {
   std::vector<std::string_view> out;
@@ -78,13 +65,13 @@ std::optional<std::string> resourceTypeOf(std::string_view id) {
   }
   const std::vector<std::string_view> parts = segments(id.substr(1));
   const size_t n = parts.size();
-  if (n < 2 || !iequals(parts[0], "subscriptions") ||
+  if (n < 2 || !core::equalsIgnoreCase(parts[0], "subscriptions") ||
       std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return p.empty(); })) {
     return std::nullopt;
   }
   // The scope: the subscription, then maybe its resource group.
   size_t i = 2;
-  const bool inGroup = i < n && iequals(parts[i], "resourceGroups");
+  const bool inGroup = i < n && core::equalsIgnoreCase(parts[i], "resourceGroups");
   if (inGroup) {
     i += 2;
     if (i > n) {
@@ -100,13 +87,13 @@ std::optional<std::string> resourceTypeOf(std::string_view id) {
   // "providers".
   std::optional<std::string> type;
   while (i < n) {
-    if (!iequals(parts[i], "providers") || i + 1 >= n) {
+    if (!core::equalsIgnoreCase(parts[i], "providers") || i + 1 >= n) {
       return std::nullopt;
     }
     std::string current(parts[i + 1]);
     i += 2;
     size_t pairs = 0;
-    for (; i < n && !iequals(parts[i], "providers"); i += 2, ++pairs) {
+    for (; i < n && !core::equalsIgnoreCase(parts[i], "providers"); i += 2, ++pairs) {
       if (i + 1 >= n) {
         return std::nullopt;
       }
@@ -150,7 +137,7 @@ bool validResourceId(std::string_view id) {
 
 std::optional<std::string> apiVersionForType(std::string_view type,
                                              const ApiVersionOverrides& overrides) {
-  const std::string key = lower(type);
+  const std::string key = core::lowerAscii(type);
   const size_t slash = key.find('/');
   if (slash == std::string::npos) {
     return std::nullopt;

@@ -8,6 +8,7 @@
 
 #include "api/reflect/json.h"
 #include "cloud/azure/http_util.h"
+#include "core/text.h"
 
 namespace nodewright::cloud::azure {
 namespace {
@@ -15,13 +16,6 @@ namespace {
 std::string stringField(const api::Json& object, const char* name) {
   auto it = object.find(name);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 lro::CallError::Kind kindFor(int status, std::string_view code) {
@@ -54,7 +48,7 @@ bool conflictMeansRetryLater(std::string_view code) {
       "AnotherOperationInProgress", "ResourceGroupBeingDeleted", "DeploymentActive",
       "DeploymentActiveAndUneditable", "RetryableError"};
   return std::any_of(kRetryLater.begin(), kRetryLater.end(),
-                     [&](std::string_view c) { return iequals(c, code); });
+                     [&](std::string_view c) { return core::equalsIgnoreCase(c, code); });
 }
 
 bool deleteWaitsForDependents(std::string_view code) {
@@ -63,7 +57,7 @@ bool deleteWaitsForDependents(std::string_view code) {
     return false;
   }
   for (size_t at = 0; at + kInUse.size() <= code.size(); ++at) {
-    if (iequals(code.substr(at, kInUse.size()), kInUse)) {
+    if (core::equalsIgnoreCase(code.substr(at, kInUse.size()), kInUse)) {
       return true;
     }
   }

@@ -12,18 +12,12 @@
 #include "cloud/azure/arm_error.h"
 #include "cloud/azure/http_util.h"
 #include "core/log.h"
+#include "core/text.h"
 
 namespace nodewright::cloud::azure {
 namespace {
 
 using Kind = lro::CallError::Kind;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // A 2xx body as JSON: null when empty, unless `required` (a GET of the resource always has
 // one). A body that is not JSON (a proxy's HTML page, a truncated answer) is no answer at all:
@@ -103,7 +97,7 @@ lro::CallResult<std::string> monitorUrl(const std::string& header, const std::st
 
 // ARM allows any word but the three while an operation runs.
 std::optional<lro::OpStatus> terminalStatus(std::string_view state) {
-  const std::string s = lower(state);
+  const std::string s = core::lowerAscii(state);
   if (s == "succeeded") {
     return lro::OpStatus::Succeeded;
   }

@@ -7,6 +7,7 @@
 
 #include "api/reflect/schema.h"
 #include "cmd/reference/reference.h"
+#include "core/text.h"
 
 namespace nodewright::cmd::reference {
 namespace {
@@ -31,13 +32,6 @@ const char* driftName(Drift d) {
       return "behavioral";
   }
   return "static";
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return s;
 }
 
 std::string code(const std::string& text) {
@@ -194,13 +188,13 @@ std::string groupName(const api::KindInfo& k) {
 std::vector<KindPage> kindPages(const api::Registry& registry) {
   std::map<std::string, int> versions;
   for (const api::KindInfo& k : registry.kinds()) {
-    ++versions[groupName(k) + "_" + lower(k.kind)];
+    ++versions[groupName(k) + "_" + core::lowerAscii(k.kind)];
   }
   std::vector<KindPage> pages;
   for (const api::KindInfo& k : registry.kinds()) {
-    std::string name = groupName(k) + "_" + lower(k.kind);
+    std::string name = groupName(k) + "_" + core::lowerAscii(k.kind);
     if (versions[name] > 1) {
-      name = groupName(k) + "_" + k.version + "_" + lower(k.kind);
+      name = groupName(k) + "_" + k.version + "_" + core::lowerAscii(k.kind);
     }
     pages.push_back(KindPage{&k, "fields/" + name + ".md", page(k)});
   }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::emulators::arm {
@@ -108,8 +109,9 @@ ArmResult<void> ArmModel::validate(const ResourcePath& path, const Json& body) {
     auto same = engine_.store().list(type.key(), [&](const Resource& r) {
       const ArmResource& a = *r.as<ArmResource>();
       const Json& p = a.body["properties"];
-      return a.parentKey == scopeKey && r.id != self && iequals(str(p, "roleDefinitionId"), role) &&
-             iequals(str(p, "principalId"), principal);
+      return a.parentKey == scopeKey && r.id != self &&
+             core::equalsIgnoreCase(str(p, "roleDefinitionId"), role) &&
+             core::equalsIgnoreCase(str(p, "principalId"), principal);
     });
     if (!same.empty()) {
       return armFail(409, "RoleAssignmentExists", "The role assignment already exists.");
@@ -159,7 +161,8 @@ ArmResult<void> ArmModel::decorate(const ResourcePath& path, Json& body, const J
     }
   }
   if (type.leaf() == "publicIPAddresses") {
-    const bool standard = body.contains("sku") && iequals(str(body["sku"], "name"), "Standard");
+    const bool standard =
+        body.contains("sku") && core::equalsIgnoreCase(str(body["sku"], "name"), "Standard");
     if (str(props, "publicIPAllocationMethod").empty()) {
       props["publicIPAllocationMethod"] = standard ? "Static" : "Dynamic";
     }

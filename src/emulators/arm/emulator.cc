@@ -1,4 +1,5 @@
 #include "emulators/arm/emulator.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <regex>
@@ -191,7 +192,7 @@ Reply ArmEmulator::serveArm(const http::Request& request, std::string& action) {
     return reply;
   };
   const std::vector<std::string> segs = splitPath(request.path);
-  if (segs.size() < 2 || !iequals(segs[0], "subscriptions")) {
+  if (segs.size() < 2 || !core::equalsIgnoreCase(segs[0], "subscriptions")) {
     return finish(errorReply(
         armError(404, "NotFound",
                  fmt::format("No HTTP resource was found that matches the request URI '{}'.",
@@ -262,18 +263,18 @@ Reply ArmEmulator::route(const http::Request& request, const std::vector<std::st
                            {"displayName", "nodewright emulated subscription"},
                            {"state", "Enabled"}});
   }
-  if (segs.size() >= 4 && iequals(segs[2], "providers")) {
-    if (segs.size() == 5 && iequals(segs[3], "Microsoft.Compute") && iequals(segs[4], "skus") &&
-        method == "GET") {
+  if (segs.size() >= 4 && core::equalsIgnoreCase(segs[2], "providers")) {
+    if (segs.size() == 5 && core::equalsIgnoreCase(segs[3], "Microsoft.Compute") &&
+        core::equalsIgnoreCase(segs[4], "skus") && method == "GET") {
       action = "ResourceSkus_List";
       return jsonReply(200, skus_.list(filteredLocation(request.param("$filter"))));
     }
-    if (segs.size() == 8 && iequals(segs[4], "locations") && method == "GET") {
-      if (iequals(segs[6], "operations")) {
+    if (segs.size() == 8 && core::equalsIgnoreCase(segs[4], "locations") && method == "GET") {
+      if (core::equalsIgnoreCase(segs[6], "operations")) {
         action = "AsyncOperations_Get";
         return model_.operationStatus(subscription, segs[7]);
       }
-      if (iequals(segs[6], "operationResults")) {
+      if (core::equalsIgnoreCase(segs[6], "operationResults")) {
         action = "OperationResults_Get";
         return model_.operationResult(subscription, segs[7], ctx);
       }
@@ -350,7 +351,7 @@ std::string ArmEmulator::baseUrl() const {
 
 uint64_t ArmEmulator::puts(std::string_view resourceId) const {
   std::lock_guard lock(putsMu_);
-  auto it = puts_.find(lower(resourceId));
+  auto it = puts_.find(core::lowerAscii(resourceId));
   return it == puts_.end() ? 0 : it->second.n;
 }
 

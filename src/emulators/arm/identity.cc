@@ -1,4 +1,5 @@
 #include "emulators/arm/identity.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <iterator>
@@ -130,7 +131,7 @@ http::Response Identity::entraError(int status, std::string_view error, int code
 }
 
 http::Response Identity::token(const http::Request& request, std::string_view tenant) const {
-  if (!iequals(tenant, options_.tenantId)) {
+  if (!core::equalsIgnoreCase(tenant, options_.tenantId)) {
     return entraError(400, "invalid_request", 90002,
                       fmt::format("Tenant '{}' not found. Check to make sure you have the "
                                   "correct tenant ID and are signing into the correct cloud.",
@@ -362,7 +363,7 @@ http::Response Identity::managedIdentityToken(const http::Request& request) cons
   auto problem = [](std::string_view description) {
     return json(400, {{"error", "invalid_request"}, {"error_description", description}});
   };
-  if (!iequals(request.header("metadata"), "true")) {
+  if (!core::equalsIgnoreCase(request.header("metadata"), "true")) {
     return problem("Required metadata header not specified");
   }
   if (request.param("api-version").empty()) {
@@ -376,7 +377,7 @@ http::Response Identity::managedIdentityToken(const http::Request& request) cons
       request.hasParam("client_id") ? request.param("client_id") : options_.managedIdentityClientId;
   // A VM gets tokens only for the identities assigned to it.
   if (!options_.managedIdentityClientId.empty() &&
-      !iequals(clientId, options_.managedIdentityClientId)) {
+      !core::equalsIgnoreCase(clientId, options_.managedIdentityClientId)) {
     return problem("Identity not found");
   }
   const auto lifetime = options_.managedIdentityTokenLifetime;
@@ -411,7 +412,8 @@ ArmResult<Principal> Identity::verify(const http::Request& request) const {
     return tl::unexpected(unauthorized(
         "AuthenticationFailed", "Authentication failed. The 'Authorization' header is missing."));
   }
-  if (header.size() < 7 || !iequals(std::string_view(header).substr(0, 7), "bearer ")) {
+  if (header.size() < 7 ||
+      !core::equalsIgnoreCase(std::string_view(header).substr(0, 7), "bearer ")) {
     return tl::unexpected(
         unauthorized("AuthenticationFailed",
                      "Authentication failed. The 'Authorization' header is provided in an "
@@ -459,7 +461,7 @@ ArmResult<Principal> Identity::verify(const http::Request& request) const {
   const std::string tokenIssuer =
       iss != claims->end() && iss->is_string() ? iss->get<std::string>() : std::string();
   if (tokenIssuer != issuer(options_.tenantId) || tid == claims->end() || !tid->is_string() ||
-      !iequals(tid->get_ref<const std::string&>(), options_.tenantId)) {
+      !core::equalsIgnoreCase(tid->get_ref<const std::string&>(), options_.tenantId)) {
     return tl::unexpected(unauthorized(
         "InvalidAuthenticationTokenTenant",
         fmt::format("The access token is from the wrong issuer '{}'. It must match the tenant "

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::emulators::arm {
@@ -80,7 +81,7 @@ std::map<std::string, std::pair<std::string, std::string>> addressesOf(const Jso
     const Json* subnet = cp != nullptr ? member(*cp, "subnet") : nullptr;
     const std::string address = cp != nullptr ? str(*cp, "privateIPAddress") : std::string();
     if (subnet != nullptr && !address.empty()) {
-      out[lower(str(config, "name"))] = {lower(str(*subnet, "id")), address};
+      out[core::lowerAscii(str(config, "name"))] = {core::lowerAscii(str(*subnet, "id")), address};
     }
   }
   return out;
@@ -122,7 +123,7 @@ ArmResult<void> ArmModel::assignPrivateAddresses(const ResourcePath& nic, Json& 
       continue;
     }
     const std::string subnetId = str(*subnetRef, "id");
-    const std::string subnetKey = lower(subnetId);
+    const std::string subnetKey = core::lowerAscii(subnetId);
     if (const std::string given = str(*cp, "privateIPAddress"); !given.empty()) {
       if (auto address = parseIpv4(given)) {
         takenIn(subnetKey).insert(*address);
@@ -130,7 +131,7 @@ ArmResult<void> ArmModel::assignPrivateAddresses(const ResourcePath& nic, Json& 
       continue;
     }
     // An update keeps the address of a configuration that stays in the same subnet.
-    auto kept = before.find(lower(str(config, "name")));
+    auto kept = before.find(core::lowerAscii(str(config, "name")));
     if (kept != before.end() && kept->second.first == subnetKey) {
       (*cp)["privateIPAddress"] = kept->second.second;
       (*cp)["privateIPAddressVersion"] = "IPv4";

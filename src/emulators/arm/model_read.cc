@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::emulators::arm {
@@ -48,7 +49,7 @@ Reply ArmModel::head(const ResourcePath& path) {
 
 Reply ArmModel::list(const ResourcePath& path) {
   if (!path.resourceGroup.empty() && path.type != &resourceGroupType() &&
-      !find(resourceGroupType(), lower(path.groupId()))) {
+      !find(resourceGroupType(), core::lowerAscii(path.groupId()))) {
     return notFound(*parseResourcePath(path.groupId()));
   }
   if (!path.type->parent.empty()) {
@@ -90,8 +91,9 @@ Json ArmModel::render(const Resource& r) {
 
 Reply ArmModel::notFound(const ResourcePath& path) {
   const ResourceType& groupType = resourceGroupType();
-  const bool groupMissing = path.type == &groupType || (!path.resourceGroup.empty() &&
-                                                        !find(groupType, lower(path.groupId())));
+  const bool groupMissing =
+      path.type == &groupType ||
+      (!path.resourceGroup.empty() && !find(groupType, core::lowerAscii(path.groupId())));
   if (groupMissing) {
     return errorReply(
         armError(404, "ResourceGroupNotFound",
@@ -157,8 +159,8 @@ bool ArmModel::addAsyncHeaders(Reply& reply, const std::string& operationId, boo
 }
 
 Reply ArmModel::operationStatus(std::string_view subscription, std::string_view operationId) {
-  auto op = engine_.store().get(std::string(kOperationTable), lower(operationId));
-  if (!op || !iequals(op->as<OperationRecord>()->subscription, subscription)) {
+  auto op = engine_.store().get(std::string(kOperationTable), core::lowerAscii(operationId));
+  if (!op || !core::equalsIgnoreCase(op->as<OperationRecord>()->subscription, subscription)) {
     return errorReply(armError(404, "OperationNotFound",
                                fmt::format("The operation '{}' could not be found.", operationId)));
   }
@@ -183,8 +185,8 @@ Reply ArmModel::operationStatus(std::string_view subscription, std::string_view 
 
 Reply ArmModel::operationResult(std::string_view subscription, std::string_view operationId,
                                 const RequestContext& ctx) {
-  auto op = engine_.store().get(std::string(kOperationTable), lower(operationId));
-  if (!op || !iequals(op->as<OperationRecord>()->subscription, subscription)) {
+  auto op = engine_.store().get(std::string(kOperationTable), core::lowerAscii(operationId));
+  if (!op || !core::equalsIgnoreCase(op->as<OperationRecord>()->subscription, subscription)) {
     return errorReply(armError(404, "OperationNotFound",
                                fmt::format("The operation '{}' could not be found.", operationId)));
   }

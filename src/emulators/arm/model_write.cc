@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "emulators/arm/model.h"
 
 namespace nodewright::emulators::arm {
@@ -13,7 +14,7 @@ using api::Json;
 
 std::string normalizeLocation(const std::string& location) {
   std::string out;
-  for (char c : lower(location)) {
+  for (char c : core::lowerAscii(location)) {
     if (c != ' ') {
       out += c;
     }
@@ -141,7 +142,7 @@ ArmResult<ArmModel::Container> ArmModel::checkContainer(const ResourcePath& path
     return out;
   }
   if (!path.resourceGroup.empty()) {
-    auto group = find(groupType, lower(path.groupId()));
+    auto group = find(groupType, core::lowerAscii(path.groupId()));
     if (!group) {
       return armFail(404, "ResourceGroupNotFound",
                      fmt::format("Resource group '{}' could not be found.", path.resourceGroup));
@@ -157,7 +158,7 @@ ArmResult<ArmModel::Container> ArmModel::checkContainer(const ResourcePath& path
   // A child's parent, or a role assignment's scope when that is a resource.
   const bool child = !path.type->parent.empty();
   const bool resourceScope = path.type->name == kRoleAssignments &&
-                             lower(path.parentId) != lower(path.groupId()) &&
+                             core::lowerAscii(path.parentId) != core::lowerAscii(path.groupId()) &&
                              !path.resourceGroup.empty();
   if (child || resourceScope) {
     auto parentPath = parseResourcePath(path.parentId);

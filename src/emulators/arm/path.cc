@@ -1,4 +1,5 @@
 #include "emulators/arm/path.h"
+#include "core/text.h"
 
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ ArmResult<ResourcePath> parseRoleAssignment(const std::vector<std::string>& segs
   ResourcePath out;
   out.type = findType(kRoleAssignments);
   if (at == 2) {
-    if (!iequals(segs[0], "subscriptions")) {
+    if (!core::equalsIgnoreCase(segs[0], "subscriptions")) {
       return tl::unexpected(notFoundPath(path));
     }
     out.subscription = segs[1];
@@ -79,13 +80,14 @@ std::string ResourcePath::groupId() const {
 ArmResult<ResourcePath> parseResourcePath(std::string_view path) {
   const std::vector<std::string> segs = splitPath(path);
   for (size_t i = 0; i + 2 < segs.size(); ++i) {
-    if (iequals(segs[i], "providers") && iequals(segs[i + 1], "Microsoft.Authorization") &&
-        iequals(segs[i + 2], "roleAssignments")) {
+    if (core::equalsIgnoreCase(segs[i], "providers") &&
+        core::equalsIgnoreCase(segs[i + 1], "Microsoft.Authorization") &&
+        core::equalsIgnoreCase(segs[i + 2], "roleAssignments")) {
       return parseRoleAssignment(segs, i, path);
     }
   }
-  if (segs.size() < 3 || !iequals(segs[0], "subscriptions") ||
-      !iequals(segs[2], "resourceGroups")) {
+  if (segs.size() < 3 || !core::equalsIgnoreCase(segs[0], "subscriptions") ||
+      !core::equalsIgnoreCase(segs[2], "resourceGroups")) {
     return tl::unexpected(notFoundPath(path));
   }
   ResourcePath out;
@@ -104,7 +106,7 @@ ArmResult<ResourcePath> parseResourcePath(std::string_view path) {
   }
   out.resourceGroup = segs[3];
   const size_t rest = segs.size() < 7 ? 0 : segs.size() - 6;
-  if (!iequals(segs[4], "providers") || rest == 0 || rest > 4) {
+  if (!core::equalsIgnoreCase(segs[4], "providers") || rest == 0 || rest > 4) {
     return tl::unexpected(notFoundPath(path));
   }
   const std::string& ns = segs[5];
@@ -116,7 +118,7 @@ ArmResult<ResourcePath> parseResourcePath(std::string_view path) {
   if (out.type == nullptr || out.type->name == kRoleAssignments) {
     bool knownNamespace = false;
     for (const ResourceType& t : resourceTypes()) {
-      knownNamespace = knownNamespace || iequals(t.nameSpace(), ns);
+      knownNamespace = knownNamespace || core::equalsIgnoreCase(t.nameSpace(), ns);
     }
     if (!knownNamespace) {
       return armFail(400, "InvalidResourceNamespace",

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text.h"
 #include "emulators/arm/protocol.h"
 #include "emulators/arm/types.h"
 
@@ -24,8 +25,8 @@ struct ResourcePath {
   std::string parentId;
   bool collection = false;
 
-  std::string key() const { return lower(id); }
-  std::string parentKey() const { return lower(parentId); }
+  std::string key() const { return core::lowerAscii(id); }
+  std::string parentKey() const { return core::lowerAscii(parentId); }
   std::string groupId() const;  // "/subscriptions/s/resourceGroups/rg", or empty
 };
 

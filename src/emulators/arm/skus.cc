@@ -1,4 +1,5 @@
 #include "emulators/arm/skus.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <fstream>
@@ -59,7 +60,7 @@ VmSize builtinSize(std::string name, std::string family, std::string arch, int v
 SkuCatalog::SkuCatalog(std::vector<VmSize> sizes, std::vector<std::string> locations)
     : sizes_(std::move(sizes)), locations_(std::move(locations)) {
   for (const VmSize& s : sizes_) {
-    lowerNames_.push_back(lower(s.name));
+    lowerNames_.push_back(core::lowerAscii(s.name));
   }
   std::sort(lowerNames_.begin(), lowerNames_.end());
 }
@@ -129,7 +130,7 @@ SkuCatalog SkuCatalog::builtin(std::vector<std::string> locations) {
 }
 
 bool SkuCatalog::has(std::string_view name) const {
-  return std::binary_search(lowerNames_.begin(), lowerNames_.end(), lower(name));
+  return std::binary_search(lowerNames_.begin(), lowerNames_.end(), core::lowerAscii(name));
 }
 
 api::Json SkuCatalog::entry(const VmSize& s, const std::string& location) const {
@@ -172,7 +173,7 @@ api::Json SkuCatalog::entry(const VmSize& s, const std::string& location) const 
 api::Json SkuCatalog::list(std::string_view location) const {
   api::Json value = api::Json::array();
   for (const std::string& loc : locations_) {
-    if (!location.empty() && !iequals(loc, location)) {
+    if (!location.empty() && !core::equalsIgnoreCase(loc, location)) {
       continue;
     }
     for (const VmSize& s : sizes_) {

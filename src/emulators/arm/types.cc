@@ -1,4 +1,5 @@
 #include "emulators/arm/types.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -163,22 +164,8 @@ std::vector<ResourceType> buildTypes() {
 
 }  // namespace
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string ResourceType::key() const {
-  return lower(name);
+  return core::lowerAscii(name);
 }
 
 int ResourceType::depth() const {
@@ -192,7 +179,7 @@ const std::vector<ResourceType>& resourceTypes() {
 
 const ResourceType* findType(std::string_view name) {
   for (const ResourceType& t : resourceTypes()) {
-    if (iequals(t.name, name)) {
+    if (core::equalsIgnoreCase(t.name, name)) {
       return &t;
     }
   }

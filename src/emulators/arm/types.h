@@ -81,7 +81,4 @@ std::string patchOp(const ResourceType& type);
 // several minutes, most network resources a few seconds.
 std::map<std::string, Latency, std::less<>> defaultLatencies();
 
-std::string lower(std::string_view text);
-bool iequals(std::string_view a, std::string_view b);
-
 }  // namespace nodewright::emulators::arm

@@ -1,6 +1,7 @@
 // GetProducts for AmazonEC2 from the catalog, in the shape botocore reads: PriceList holds
 // each product document serialized as a JSON string.
 #include "emulators/ec2/pricing.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -37,13 +38,6 @@ std::string skuOf(std::string_view type) {
     h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
   }
   return fmt::format("{:016X}", h);
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 Json attributesOf(const InstanceTypeInfo& t, const World& world) {
@@ -96,7 +90,8 @@ bool matches(const Json& attributes, const std::vector<TermMatch>& filters) {
   for (const TermMatch& f : filters) {
     bool found = false;
     for (const auto& [name, value] : attributes.items()) {
-      if (lower(name) == f.field && value.is_string() && value.get<std::string>() == f.value) {
+      if (core::lowerAscii(name) == f.field && value.is_string() &&
+          value.get<std::string>() == f.value) {
         found = true;
       }
     }
@@ -130,7 +125,7 @@ PricingReply getProducts(const Json& request, const Catalog& catalog, const Worl
         return error("InvalidParameterException",
                      "Each filter needs Type TERM_MATCH, a Field and a Value");
       }
-      filters.push_back({lower(filter["Field"].get<std::string>()), filter["Value"]});
+      filters.push_back({core::lowerAscii(filter["Field"].get<std::string>()), filter["Value"]});
     }
   }
   int64_t limit = kMaxResults;

@@ -16,6 +16,7 @@
 
 #include "api/reflect/json.h"
 #include "core/clock.h"
+#include "core/text.h"
 #include "emulators/arm/server.h"
 #include "http/curl_pool.h"
 
@@ -94,7 +95,7 @@ class HttpsClient {
     std::string line(data, size * n);
     const size_t colon = line.find(':');
     if (colon != std::string::npos) {
-      std::string name = lower(line.substr(0, colon));
+      std::string name = core::lowerAscii(line.substr(0, colon));
       std::string value = line.substr(colon + 1);
       while (!value.empty() && (value.front() == ' ')) {
         value.erase(value.begin());

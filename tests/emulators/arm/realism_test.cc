@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/text.h"
 #include "emulators/arm/arm_fixture.h"
 
 namespace nodewright::emulators::arm {
@@ -186,8 +187,8 @@ TEST_F(ArmRealismTest, AdminStatsCountPutsPerResource) {
   HttpsReply stats = client_->send("GET", server_->url() + "/admin/stats");
   ASSERT_EQ(stats.status, 200);
   api::Json puts = stats.json()["puts"];
-  EXPECT_EQ(puts[lower(vm)], 2);
-  EXPECT_EQ(puts[lower(network("networkInterfaces/nic"))], 1);
+  EXPECT_EQ(puts[core::lowerAscii(vm)], 2);
+  EXPECT_EQ(puts[core::lowerAscii(network("networkInterfaces/nic"))], 1);
   EXPECT_EQ(stats.json()["requests"]["VirtualMachines_CreateOrUpdate"]["errors"]
                         ["AnotherOperationInProgress"],
             1);

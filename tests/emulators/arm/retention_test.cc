@@ -3,6 +3,7 @@
 // they are not full. A long run must not grow without bound.
 #include <gtest/gtest.h>
 
+#include "core/text.h"
 #include "emulators/arm/arm_fixture.h"
 #include "emulators/arm/rate_limits.h"
 
@@ -68,11 +69,11 @@ TEST_F(ArmRetentionTest, PutCountsOutliveTheirResourceByTheRetention) {
   ASSERT_EQ(call("DELETE", ip).status, 202);
   advance(1s);
   ASSERT_EQ(call("GET", ip).status, 404);
-  EXPECT_EQ(server_->emulator().stats()["puts"][lower(ip)], 1);
+  EXPECT_EQ(server_->emulator().stats()["puts"][core::lowerAscii(ip)], 1);
   advance(87s);
   api::Json puts = server_->emulator().stats()["puts"];
-  EXPECT_FALSE(puts.contains(lower(ip))) << puts.dump();
-  EXPECT_EQ(puts[lower(group())], 1);
+  EXPECT_FALSE(puts.contains(core::lowerAscii(ip))) << puts.dump();
+  EXPECT_EQ(puts[core::lowerAscii(group())], 1);
 }
 
 TEST(ArmRateLimitsTest, RefilledBucketsOfPastPrincipalsAreForgotten) {

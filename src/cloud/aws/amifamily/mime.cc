@@ -14,13 +14,6 @@ core::Error invalid(const std::string& what) {
   return core::Error::invalid("spec.userData: " + what);
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::vector<std::string_view> splitLines(std::string_view text) {
   std::vector<std::string_view> lines;
   size_t start = 0;
@@ -70,7 +63,7 @@ std::string boundaryOf(std::string_view contentType) {
     std::string_view param = core::trimSpace(contentType.substr(at));
     const size_t eq = param.find('=');
     if (eq == std::string_view::npos ||
-        !iequals(core::trimSpace(param.substr(0, eq)), "boundary")) {
+        !core::equalsIgnoreCase(core::trimSpace(param.substr(0, eq)), "boundary")) {
       continue;
     }
     std::string_view value = core::trimSpace(param.substr(eq + 1));
@@ -108,7 +101,7 @@ std::string join(const std::vector<std::string_view>& lines, size_t from, size_t
 
 std::string MimePart::contentType() const {
   for (const auto& [name, value] : headers) {
-    if (iequals(name, "Content-Type")) {
+    if (core::equalsIgnoreCase(name, "Content-Type")) {
       return value;
     }
   }
@@ -145,7 +138,8 @@ core::Result<std::vector<MimePart>> parseMimeArchive(std::string_view text) {
   }
   const std::string_view mediaType = core::trimSpace(
       std::string_view(contentType).substr(0, std::min(contentType.find(';'), contentType.size())));
-  if (!iequals(mediaType.substr(0, std::min<size_t>(10, mediaType.size())), "multipart/")) {
+  if (!core::equalsIgnoreCase(mediaType.substr(0, std::min<size_t>(10, mediaType.size())),
+                              "multipart/")) {
     return core::fail(invalid("the MIME document is not multipart"));
   }
   const std::string boundary = boundaryOf(contentType);

@@ -6,23 +6,16 @@
 
 #include "cloud/aws/instancetype/types.h"
 #include "cloud/well_known_labels.h"
+#include "core/text.h"
 
 namespace nodewright::cloud::aws {
 namespace {
 
 constexpr std::string_view kPrefix = "karpenter.k8s.aws/";
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 // Karpenter's lowerKabobCase: "Radeon Pro V520" -> "radeon-pro-v520".
 std::string lowerKebab(std::string_view s) {
-  std::string out = lower(s);
+  std::string out = core::lowerAscii(s);
   for (char& c : out) {
     if (c == ' ') {
       c = '-';

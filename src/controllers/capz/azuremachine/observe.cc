@@ -4,25 +4,19 @@
 #include <cctype>
 
 #include "controllers/capz/azuremachine/services.h"
+#include "core/text.h"
 
 namespace nodewright::controllers::capz::azuremachine {
 namespace {
 
 using api::Json;
 
-std::string lowerCase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // ARM ids compare case-insensitively.
 const Json* resultFor(const Pass& pass, std::string_view id) {
-  const std::string key = lowerCase(id);
+  const std::string key = core::lowerAscii(id);
   const Json* found = nullptr;
   for (const auto& [resultId, body] : pass.results) {
-    if (lowerCase(resultId) == key && body.is_object()) {
+    if (core::lowerAscii(resultId) == key && body.is_object()) {
       found = &body;  // the last one: later services saw the newest body
     }
   }
