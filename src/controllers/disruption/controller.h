@@ -68,6 +68,11 @@ class DisruptionController final : public runtime::Reconciler {
   void startConsolidation(const provisioning::ClusterCaches& caches, const ClusterView& view,
                           const Decision& decision, PassReport& report, runtime::Context& context,
                           std::set<std::string>& startedNodes);
+  // A multi-node replacement: one command per candidate, the first leading (command.h).
+  void startGroup(const provisioning::ClusterCaches& caches, const ClusterView& view,
+                  const Decision& decision, const std::string& capacityType,
+                  PassReport& report, runtime::Context& context,
+                  std::set<std::string>& startedNodes);
   // Emptiness timers: when each claim's node was last seen with pods.
   void observe(const ClusterView& view);
   std::optional<core::TimePoint> lastPodSeen(const std::string& claim);
