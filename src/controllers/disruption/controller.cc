@@ -242,7 +242,29 @@ void DisruptionController::consolidate(const provisioning::ClusterCaches& caches
     auto it = podChanges_.find(claim);
     return it == podChanges_.end() ? startedAt_ : it->second.second;
   };
-  const ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  // As for emptiness above: while pods wait unbound, an empty node may be where they are headed.
+  if (view.unboundPods() > 0) {
+    std::erase_if(candidates.ready, [&](const ConsolidationCandidate& c) {
+      if (c.empty()) {
+        candidates.excluded.push_back({c.name(), "empty, but pods wait unbound: may be theirs"});
+      }
+      return c.empty();
+    });
+  }
+  const auto underused = std::count_if(candidates.ready.begin(), candidates.ready.end(),
+                                       [](const ConsolidationCandidate& c) { return !c.empty(); });
+  eligible_.with({telemetry::reasonLabel(kReasonUnderutilized)})
+      .set(static_cast<double>(underused));
+  // A node a PodDisruptionBudget or do-not-disrupt keeps is told why, as upstream's
+  // Unconsolidatable events do ("pdb default/web prevents eviction of pod default/web-0").
+  for (const Unconsolidatable& u : candidates.excluded) {
+    if (keptByProtection(u)) {
+      if (const ClaimView* claim = view.claim(u.claim)) {
+        orchestrator_.unconsolidatable(*claim, u.why);
+      }
+    }
+  }
   const Room room = [&](const std::string& pool, const std::string& reason) {
     auto budget = poolBudget(view, pool, reason, now);
     return budget ? budget->room() : 0;

@@ -23,9 +23,10 @@ struct DisruptionOptions {
   // How often a pass runs while nothing triggers one (Karpenter polls every 10 s).
   std::chrono::seconds pollInterval{10};
   OrchestratorOptions orchestration;
-  // Consolidation of underutilized nodes by simulation. Off until it has run end to end on
-  // `nodewright up`; the emptiness above works either way.
-  bool consolidation = false;
+  // Consolidation of underutilized nodes by simulation, on as in Karpenter (each NodePool's
+  // consolidationPolicy and consolidateAfter decide; the v1 default is WhenEmptyOrUnderutilized
+  // after 0s). Off: only the emptiness above.
+  bool consolidation = true;
   ConsolidationOptions consolidationOptions;
 };
 

@@ -58,6 +58,19 @@ bool applyNarrowing(Simulation& simulation, const Command& command) {
   return true;
 }
 
+// A command for `candidate`, launching, started now (to the second, as it is recorded).
+Command newCommand(const Candidate& candidate, const std::string& budget, core::TimePoint now) {
+  Command command;
+  command.reason = candidate.reason;
+  command.phase = kPhaseLaunching;
+  command.started = std::chrono::time_point_cast<std::chrono::seconds>(now);
+  command.budget = budget;
+  command.instanceTypes = candidate.instanceTypes;
+  command.capacityType = candidate.capacityType;
+  command.consolidationType = candidate.consolidationType;
+  return command;
+}
+
 // The simulation scope of `command` on `claim`: a lead's takes the pods of its whole group.
 provisioning::DisruptionScope commandScope(const ClusterView& view, const ClaimView& claim,
                                            const Command& command) {
@@ -132,14 +145,7 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
                       candidate.reason, pod, why));
     return Step::Blocked;
   }
-  Command command;
-  command.reason = candidate.reason;
-  command.phase = kPhaseLaunching;
-  command.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
-  command.budget = budget;
-  command.instanceTypes = candidate.instanceTypes;
-  command.capacityType = candidate.capacityType;
-  command.consolidationType = candidate.consolidationType;
+  Command command = newCommand(candidate, budget, clock_.now());
   if (!applyNarrowing(*simulation, command)) {
     event(claim, runtime::EventType::Normal, "DisruptionBlocked",
           fmt::format("Cannot disrupt NodeClaim ({}): its pods now need {} new nodes, not the "
@@ -188,14 +194,7 @@ core::Result<Step> Orchestrator::startGroup(const provisioning::ClusterCaches& c
   }
   const Candidate& first = candidates.front();
   const ClaimView& lead = *first.view;
-  Command command;
-  command.reason = first.reason;
-  command.phase = kPhaseLaunching;
-  command.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
-  command.budget = budget;
-  command.instanceTypes = first.instanceTypes;
-  command.capacityType = first.capacityType;
-  command.consolidationType = first.consolidationType;
+  Command command = newCommand(first, budget, clock_.now());
   std::vector<std::string> names{lead.claim->metadata.name};
   for (size_t i = 1; i < candidates.size(); ++i) {
     command.group.push_back(candidates[i].view->claim->metadata.name);

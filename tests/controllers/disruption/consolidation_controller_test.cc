@@ -188,8 +188,18 @@ TEST_F(ConsolidationControllerTest, ReplacesSeveralNodesWithOneCheaperNode) {
   EXPECT_EQ(decided.consolidation,
             "decided: replace a, b, c ($0.3000/h) with one of x.large ($0.1050/h), saving "
             "$0.1950/h");
+  EXPECT_EQ(metrics_.gauge("karpenter_voluntary_disruption_eligible_nodes", "", {"reason"})
+                .with({"underutilized"})
+                .value(),
+            3);
   clock_.advance(kConsolidationTtl);
   PassReport started = pass();
+  EXPECT_EQ(metrics_
+                .counter("karpenter_voluntary_disruption_decisions_total", "",
+                         {"decision", "reason", "consolidation_type"})
+                .with({"replace", "underutilized", "multi"})
+                .value(),
+            1);
   ASSERT_EQ(started.started.size(), 3u) << started.consolidation;
   EXPECT_EQ(started.inFlight, 3u);
   const std::string lead = started.started.front();
