@@ -132,11 +132,11 @@ std::string readFixture(const std::string& name) {
 }
 
 // The 17 flavors of CAPZ HEAD other than the AKS and ClusterClass ones.
-const char* const kFlavorNames[] = {
-    "default",       "aad",        "apiserver-ilb", "azure-bastion", "azure-cni-v1",
-    "dual-stack",    "edgezone",   "ephemeral",     "flatcar",       "flatcar-sysext",
-    "ipv6",          "machinepool", "machinepool-windows", "nvidia-gpu", "private",
-    "windows",       "windows-apiserver-ilb",
+const std::vector<std::string> kFlavorNames = {
+    "default",     "aad",         "apiserver-ilb",       "azure-bastion", "azure-cni-v1",
+    "dual-stack",  "edgezone",    "ephemeral",           "flatcar",       "flatcar-sysext",
+    "ipv6",        "machinepool", "machinepool-windows", "nvidia-gpu",    "private",
+    "windows",     "windows-apiserver-ilb",
 };
 
 class CapzFlavorTest : public ::testing::TestWithParam<std::string> {};
@@ -255,7 +255,8 @@ TEST(KubeadmConfigFlavorTest, WindowsPoolConfigKeepsUsersAndInlineFiles) {
             "npipe:////./pipe/containerd-containerd");
   ASSERT_EQ(config.spec.users.size(), 1u);
   EXPECT_EQ(config.spec.users[0].groups, "Administrators");
-  EXPECT_EQ(config.spec.users[0].sshAuthorizedKeys, std::vector<std::string>{"\"\""});
+  // ${AZURE_SSH_PUBLIC_KEY:=""} renders as YAML's empty string.
+  EXPECT_EQ(config.spec.users[0].sshAuthorizedKeys, std::vector<std::string>{""});
   EXPECT_FALSE(config.spec.files[1].content.empty());
 }
 
@@ -306,25 +307,22 @@ INSTANTIATE_TEST_SUITE_P(
                                    {"apiVersion", "client.authentication.k8s.io/v1"}}}}}}}};
                        },
                        {"spec.joinConfiguration.discovery.file.kubeconfig.user: Invalid value: "
-                        "{\"authProvider\":{\"name\":\"azure\"},\"exec\":{\"apiVersion\":\"client."
-                        "authentication.k8s.io/v1\",\"command\":\"kubelogin\"}}: only one of "
+                        "{\"authProvider\":{\"name\":\"azure\"},\"exec\":{\"command\":\"kubelogin\","
+                        "\"apiVersion\":\"client.authentication.k8s.io/v1\"}}: only one of "
                         "authProvider or exec must be defined"}},
-        BadKubeadmCase{"FileWithContentAndContentFrom",
+        BadKubeadmCase{"FileWithContentAndContentFromAndRepeatedPath",
                        [](Json& j) {
                          j["spec"]["files"] = Json::array(
                              {Json{{"path", "/etc/a"},
                                    {"content", "x"},
-                                   {"contentFrom", {{"secret", {{"name", "s"}, {"key", ""}}}}}},
+                                   {"contentFrom", {{"secret", {{"name", "s"}, {"key", "k"}}}}}},
                               Json{{"path", "/etc/a"}, {"content", "y"}}});
                        },
-                       {"spec.files[0].contentFrom.secret.key: Required value",
-                        "spec.files[0]: Invalid value: {\"content\":\"x\",\"contentFrom\":{"
-                        "\"secret\":{\"name\":\"s\"}},\"path\":\"/etc/a\"}: only one of content "
-                        "or contentFrom may be specified for a single file",
-                        "spec.files[0].contentFrom.secret.key: Required value: secret file "
-                        "source must specify non-empty secret key",
-                        "spec.files[1].path: Invalid value: {\"content\":\"y\",\"path\":\"/etc/"
-                        "a\"}: path property must be unique among all files"}},
+                       {"spec.files[0]: Invalid value: {\"path\":\"/etc/a\",\"content\":\"x\","
+                        "\"contentFrom\":{\"secret\":{\"name\":\"s\",\"key\":\"k\"}}}: only one "
+                        "of content or contentFrom may be specified for a single file",
+                        "spec.files[1].path: Invalid value: {\"path\":\"/etc/a\",\"content\":\"y\"}: "
+                        "path property must be unique among all files"}},
         BadKubeadmCase{"IgnitionSettingsWithoutIgnitionFormat",
                        [](Json& j) {
                          j["spec"]["ignition"] = Json{
