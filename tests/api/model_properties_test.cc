@@ -189,6 +189,7 @@ TEST(RegistryTest, HoldsEveryKindOfTheApiCompatibilityList) {
            {"cluster.x-k8s.io/v1beta1", "MachineSet"},
            {"cluster.x-k8s.io/v1beta1", "Machine"},
            {"cluster.x-k8s.io/v1beta1", "MachinePool"},
+           {"cluster.x-k8s.io/v1beta1", "MachineHealthCheck"},
            {"infrastructure.cluster.x-k8s.io/v1beta1", "AzureCluster"},
            {"infrastructure.cluster.x-k8s.io/v1beta1", "AzureMachine"},
            {"infrastructure.cluster.x-k8s.io/v1beta1", "AzureMachineTemplate"},
