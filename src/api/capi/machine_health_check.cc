@@ -20,8 +20,7 @@ constexpr std::chrono::seconds kMinNodeStartupTimeout{30};
 // CAPI's webhook runs on the v1beta2 form, so its paths name v1beta2 fields
 // (checks.nodeStartupTimeoutSeconds, remediation.triggerIf.unhealthyLessThanOrEqualTo); kept
 // for identical messages.
-void validateSpec(const MachineHealthCheckSpec& spec, const FieldPath& path,
-                  FieldErrors& errors) {
+void validateSpec(const MachineHealthCheckSpec& spec, const FieldPath& path, FieldErrors& errors) {
   if (spec.selector.empty()) {
     errors.push_back(
         {path.child("selector").str(), fielderr::required() + ": selector must not be empty"});
@@ -44,21 +43,21 @@ void validateSpec(const MachineHealthCheckSpec& spec, const FieldPath& path,
   if (spec.maxUnhealthy && spec.maxUnhealthy->isString) {
     static const std::regex percent(R"(^[0-9]+%$)");
     if (!std::regex_match(spec.maxUnhealthy->stringValue, percent)) {
-      errors.push_back({path.child("remediation").child("triggerIf").child(
-                                                     "unhealthyLessThanOrEqualTo")
-                            .str(),
-                        fielderr::invalid(Json(spec.maxUnhealthy->stringValue),
-                                          "must be either an int or a percentage: invalid value "
-                                          "for IntOrString: invalid type: string is not a "
-                                          "percentage")});
+      errors.push_back(
+          {path.child("remediation").child("triggerIf").child("unhealthyLessThanOrEqualTo").str(),
+           fielderr::invalid(Json(spec.maxUnhealthy->stringValue),
+                             "must be either an int or a percentage: invalid value "
+                             "for IntOrString: invalid type: string is not a "
+                             "percentage")});
     }
   }
   if (spec.unhealthyRange) {
     static const std::regex range(R"(^\[[0-9]+-[0-9]+\]$)");
     if (!std::regex_match(*spec.unhealthyRange, range)) {
       std::string at = path.child("unhealthyRange").str();
-      errors.push_back({at, fielderr::invalid(Json(*spec.unhealthyRange),
-                                              at + " in body should match '^\\[[0-9]+-[0-9]+\\]$'")});
+      errors.push_back(
+          {at, fielderr::invalid(Json(*spec.unhealthyRange),
+                                 at + " in body should match '^\\[[0-9]+-[0-9]+\\]$'")});
     }
   }
 }
@@ -94,9 +93,8 @@ const StructSchema& describe(Tag<UnhealthyMachineCondition>) {
           .validate([](const UnhealthyMachineCondition& c, const FieldPath& path,
                        FieldErrors& errors) {
             // CAPI's CEL rule: the conditions CAPI itself sets cannot be health checks.
-            for (const char* own :
-                 {"Ready", "Available", "HealthCheckSucceeded", "OwnerRemediated",
-                  "ExternallyRemediated"}) {
+            for (const char* own : {"Ready", "Available", "HealthCheckSucceeded", "OwnerRemediated",
+                                    "ExternallyRemediated"}) {
               if (c.type == own) {
                 errors.push_back({path.child("type").str(),
                                   fielderr::invalid(Json(c.type),
@@ -131,8 +129,9 @@ const StructSchema& describe(Tag<MachineHealthCheckSpec>) {
               "unhealthyRange", "Remediation only while the unhealthy count is in \"[min-max]\".")
           .maxLength(32)
           .field<&MachineHealthCheckSpec::nodeStartupTimeout>(
-              "nodeStartupTimeout", "How long a Machine may take to get a Node; 0 disables; "
-                                    "default 10m, at least 30s.")
+              "nodeStartupTimeout",
+              "How long a Machine may take to get a Node; 0 disables; "
+              "default 10m, at least 30s.")
           .field<&MachineHealthCheckSpec::remediationTemplate>(
               "remediationTemplate", "An external remediation template used instead of deletion.")
           .build();
@@ -157,8 +156,7 @@ const StructSchema& describe(Tag<MachineHealthCheckStatus>) {
           .field<&MachineHealthCheckStatus::targets>("targets", "Names of the checked Machines.")
           .maxItems(10000)
           .maxLength(253)
-          .field<&MachineHealthCheckStatus::conditions>("conditions",
-                                                        "Current state of the check.")
+          .field<&MachineHealthCheckStatus::conditions>("conditions", "Current state of the check.")
           .field<&MachineHealthCheckStatus::v1beta2>(
               "v1beta2", "Status fields previewing the v1beta2 API, kept verbatim.")
           .validate([](const MachineHealthCheckStatus& status, const FieldPath& path,

@@ -80,8 +80,9 @@ const StructSchema& describe(Tag<AzureClusterIdentitySpec>) {
           .field<&AzureClusterIdentitySpec::tenantID>("tenantID", "Entra tenant of the identity.")
           .required()
           .field<&AzureClusterIdentitySpec::allowedNamespaces>(
-              "allowedNamespaces", "Namespaces whose clusters may use the identity; absent "
-                                   "allows none but the identity's own.")
+              "allowedNamespaces",
+              "Namespaces whose clusters may use the identity; absent "
+              "allows none but the identity's own.")
           .build();
   return s;
 }

@@ -45,8 +45,8 @@ void registerAzureKinds(Registry& registry) {
   };
   registry.add(std::move(cluster));
 
-  KindInfo identity = capzKind<capz::AzureClusterIdentity>("AzureClusterIdentity",
-                                                           "azureclusteridentities", {});
+  KindInfo identity =
+      capzKind<capz::AzureClusterIdentity>("AzureClusterIdentity", "azureclusteridentities", {});
   identity.printerColumns = {
       column("Type", ".spec.type", "Type of AzureClusterIdentity"),
       column("Age", ".metadata.creationTimestamp",

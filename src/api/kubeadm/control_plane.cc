@@ -1,6 +1,8 @@
 #include "api/kubeadm/control_plane.h"
 
 #include <regex>
+#include <stdexcept>
+#include <string>
 
 #include "api/codec.h"
 
@@ -37,17 +39,20 @@ void validateReplicas(const KubeadmControlPlaneSpec& spec, const FieldPath& path
 void validateInfrastructureRef(const ObjectReference& ref, const FieldPath& path,
                                FieldErrors& errors) {
   FieldPath infra = path.child("machineTemplate").child("infrastructure");
-  std::string group = ref.apiVersion.substr(0, ref.apiVersion.rfind('/') == std::string::npos
-                                                   ? 0
-                                                   : ref.apiVersion.rfind('/'));
+  // v1beta2 references name the API group; v1beta1 ones carry it in apiVersion.
+  size_t slash = ref.apiVersion.rfind('/');
+  std::string group = slash == std::string::npos ? "" : ref.apiVersion.substr(0, slash);
   if (group.empty()) {
-    errors.push_back({infra.child("apiGroup").str(), fielderr::invalid(Json(group), "cannot be empty")});
+    errors.push_back(
+        {infra.child("apiGroup").str(), fielderr::invalid(Json(group), "cannot be empty")});
   }
   if (ref.kind.empty()) {
-    errors.push_back({infra.child("kind").str(), fielderr::invalid(Json(ref.kind), "cannot be empty")});
+    errors.push_back(
+        {infra.child("kind").str(), fielderr::invalid(Json(ref.kind), "cannot be empty")});
   }
   if (ref.name.empty()) {
-    errors.push_back({infra.child("name").str(), fielderr::invalid(Json(ref.name), "cannot be empty")});
+    errors.push_back(
+        {infra.child("name").str(), fielderr::invalid(Json(ref.name), "cannot be empty")});
   }
 }
 
@@ -58,8 +63,8 @@ void validateRollout(const KubeadmControlPlaneSpec& spec, const FieldPath& path,
   }
   FieldPath strategy = path.child("rollout").child("strategy");
   if (spec.rolloutStrategy->type != "RollingUpdate") {
-    errors.push_back({strategy.child("type").str(),
-                      fielderr::required() + ": only RollingUpdate is supported"});
+    errors.push_back(
+        {strategy.child("type").str(), fielderr::required() + ": only RollingUpdate is supported"});
   }
   const auto& rolling = spec.rolloutStrategy->rollingUpdate;
   if (!rolling || !rolling->maxSurge) {
@@ -99,20 +104,21 @@ void validateCertificateValidity(const KubeadmControlPlaneSpec& spec, const Fiel
     return;
   }
   int32_t days = *config->certificateValidityPeriodDays;
-  FieldPath field =
-      path.child("kubeadmConfigSpec").child("clusterConfiguration").child("certificateValidityPeriodDays");
+  FieldPath field = path.child("kubeadmConfigSpec")
+                        .child("clusterConfiguration")
+                        .child("certificateValidityPeriodDays");
   if (config->caCertificateValidityPeriodDays) {
     if (days > *config->caCertificateValidityPeriodDays) {
-      errors.push_back({field.str(),
-                        fielderr::invalid(Json(days),
-                                          "must be less than or equal to "
-                                          "caCertificateValidityPeriodDays (" +
-                                              std::to_string(*config->caCertificateValidityPeriodDays) +
-                                              ")")});
+      errors.push_back(
+          {field.str(),
+           fielderr::invalid(Json(days),
+                             "must be less than or equal to "
+                             "caCertificateValidityPeriodDays (" +
+                                 std::to_string(*config->caCertificateValidityPeriodDays) + ")")});
     }
   } else if (days > kDefaultCACertificatesExpiryDays) {
-    errors.push_back({field.str(),
-                      fielderr::invalid(Json(days),
+    errors.push_back(
+        {field.str(), fielderr::invalid(Json(days),
                                         "must be less than or equal to the default value of "
                                         "caCertificateValidityPeriodDays (3650)")});
   }
@@ -180,8 +186,9 @@ const StructSchema& describe(Tag<RolloutBefore>) {
   static const StructSchema s =
       StructBuilder<RolloutBefore>("RolloutBefore", "When Machines are replaced ahead of time.")
           .field<&RolloutBefore::certificatesExpiryDays>(
-              "certificatesExpiryDays", "Replace a Machine this many days before its "
-                                        "certificates expire (at least 7).")
+              "certificatesExpiryDays",
+              "Replace a Machine this many days before its "
+              "certificates expire (at least 7).")
           .min(7)
           .build();
   return s;
@@ -215,8 +222,9 @@ const StructSchema& describe(Tag<RemediationStrategy>) {
           .field<&RemediationStrategy::retryPeriod>(
               "retryPeriod", "Wait before remediating the replacement of a remediated Machine.")
           .field<&RemediationStrategy::minHealthyPeriod>(
-              "minHealthyPeriod", "A Machine healthy this long resets the retry count; default "
-                                  "1h.")
+              "minHealthyPeriod",
+              "A Machine healthy this long resets the retry count; default "
+              "1h.")
           .build();
   return s;
 }
@@ -252,8 +260,7 @@ const StructSchema& describe(Tag<KubeadmControlPlaneSpec>) {
 
 const StructSchema& describe(Tag<LastRemediationStatus>) {
   static const StructSchema s =
-      StructBuilder<LastRemediationStatus>("LastRemediationStatus",
-                                           "The most recent remediation.")
+      StructBuilder<LastRemediationStatus>("LastRemediationStatus", "The most recent remediation.")
           .field<&LastRemediationStatus::machine>("machine", "The remediated Machine.")
           .required()
           .maxLength(253)
@@ -270,8 +277,9 @@ const StructSchema& describe(Tag<KubeadmControlPlaneStatus>) {
       StructBuilder<KubeadmControlPlaneStatus>("KubeadmControlPlaneStatus",
                                                "Observed state of a KubeadmControlPlane.")
           .field<&KubeadmControlPlaneStatus::selector>(
-              "selector", "The Machine selector in query-parameter form, for the scale "
-                          "subresource.")
+              "selector",
+              "The Machine selector in query-parameter form, for the scale "
+              "subresource.")
           .maxLength(4096)
           .field<&KubeadmControlPlaneStatus::replicas>("replicas",
                                                        "Non-terminated control-plane Machines.")
@@ -286,8 +294,7 @@ const StructSchema& describe(Tag<KubeadmControlPlaneStatus>) {
               "unavailableReplicas", "Machines still needed for full availability.")
           .field<&KubeadmControlPlaneStatus::initialized>(
               "initialized", "kubeadm init has completed and the kubeadm-config ConfigMap exists.")
-          .field<&KubeadmControlPlaneStatus::ready>("ready",
-                                                    "The API server answers requests.")
+          .field<&KubeadmControlPlaneStatus::ready>("ready", "The API server answers requests.")
           .field<&KubeadmControlPlaneStatus::failureReason>("failureReason",
                                                             "Terminal problem, for machines.")
           .field<&KubeadmControlPlaneStatus::failureMessage>("failureMessage",
@@ -344,9 +351,9 @@ const StructSchema& describe(Tag<KubeadmControlPlane>) {
           validateReplicas(kcp.spec, spec, errors);
           validateInfrastructureRef(kcp.spec.machineTemplate.infrastructureRef, spec, errors);
           if (!capi::isKubeSemver(kcp.spec.version)) {
-            errors.push_back({spec.child("version").str(),
-                              fielderr::invalid(Json(kcp.spec.version),
-                                                "must be a valid semantic version")});
+            errors.push_back(
+                {spec.child("version").str(),
+                 fielderr::invalid(Json(kcp.spec.version), "must be a valid semantic version")});
           }
           validateRollout(kcp.spec, spec, errors);
           validateCertificateValidity(kcp.spec, spec, errors);

@@ -22,12 +22,14 @@ constexpr const char* kConflictingUserSource =
 constexpr const char* kMissingSecretName = "secret file source must specify non-empty secret name";
 constexpr const char* kMissingSecretKey = "secret file source must specify non-empty secret key";
 constexpr const char* kPathConflict = "path property must be unique among all files";
-constexpr const char* kCannotUseWithIgnition = "not supported when spec.format is set to: \"ignition\"";
+constexpr const char* kCannotUseWithIgnition =
+    "not supported when spec.format is set to: \"ignition\"";
 
 void requireSecretRef(const std::string& name, const std::string& key, const FieldPath& secret,
                       FieldErrors& errors) {
   if (name.empty()) {
-    errors.push_back({secret.child("name").str(), fielderr::required() + ": " + kMissingSecretName});
+    errors.push_back(
+        {secret.child("name").str(), fielderr::required() + ": " + kMissingSecretName});
   }
   if (key.empty()) {
     errors.push_back({secret.child("key").str(), fielderr::required() + ": " + kMissingSecretKey});
@@ -91,7 +93,8 @@ void validateIgnition(const KubeadmConfigSpec& spec, const FieldPath& path, Fiel
     }
   }
   if (spec.bootCommands) {
-    errors.push_back({path.child("bootCommands").str(), fielderr::forbidden(kCannotUseWithIgnition)});
+    errors.push_back(
+        {path.child("bootCommands").str(), fielderr::forbidden(kCannotUseWithIgnition)});
   }
   if (!spec.diskSetup) {
     return;
@@ -118,8 +121,7 @@ void validateIgnition(const KubeadmConfigSpec& spec, const FieldPath& path, Fiel
   }
 }
 
-void validateDiskSetup(const KubeadmConfigSpec& spec, const FieldPath& path,
-                       FieldErrors& errors) {
+void validateDiskSetup(const KubeadmConfigSpec& spec, const FieldPath& path, FieldErrors& errors) {
   if (!spec.diskSetup) {
     return;
   }
@@ -147,14 +149,14 @@ void validateDiscoveryUser(const KubeadmConfigSpec& spec, const FieldPath& path,
   const KubeConfigUser& user = spec.joinConfiguration->discovery.file->kubeConfig->user;
   if (user.authProvider && user.exec) {
     // CAPI names the path with a lower-case "kubeconfig"; kept for identical messages.
-    errors.push_back({path.child("joinConfiguration")
-                          .child("discovery")
-                          .child("file")
-                          .child("kubeconfig")
-                          .child("user")
-                          .str(),
-                      fielderr::invalid(toJson(user),
-                                        "only one of authProvider or exec must be defined")});
+    errors.push_back(
+        {path.child("joinConfiguration")
+             .child("discovery")
+             .child("file")
+             .child("kubeconfig")
+             .child("user")
+             .str(),
+         fielderr::invalid(toJson(user), "only one of authProvider or exec must be defined")});
   }
 }
 
@@ -272,7 +274,8 @@ const StructSchema& describe(Tag<User>) {
           .field<&User::lockPassword>("lockPassword", "Disables password login.")
           .field<&User::sudo>("sudo", "sudoers rule for the user.")
           .maxLength(256)
-          .field<&User::sshAuthorizedKeys>("sshAuthorizedKeys", "SSH public keys allowed to log in.")
+          .field<&User::sshAuthorizedKeys>("sshAuthorizedKeys",
+                                           "SSH public keys allowed to log in.")
           .maxItems(100)
           .maxLength(2048)
           .build();
@@ -280,13 +283,12 @@ const StructSchema& describe(Tag<User>) {
 }
 
 const StructSchema& describe(Tag<NTP>) {
-  static const StructSchema s =
-      StructBuilder<NTP>("NTP", "Time synchronisation of the machine.")
-          .field<&NTP::servers>("servers", "NTP servers.")
-          .maxItems(100)
-          .maxLength(512)
-          .field<&NTP::enabled>("enabled", "Turns NTP on.")
-          .build();
+  static const StructSchema s = StructBuilder<NTP>("NTP", "Time synchronisation of the machine.")
+                                    .field<&NTP::servers>("servers", "NTP servers.")
+                                    .maxItems(100)
+                                    .maxLength(512)
+                                    .field<&NTP::enabled>("enabled", "Turns NTP on.")
+                                    .build();
   return s;
 }
 
@@ -297,10 +299,11 @@ const StructSchema& describe(Tag<PartitionSpec>) {
           .min(1)
           .max(100)
           .field<&PartitionSpec::partitionType>(
-              "partitionType", "Linux, LinuxSwap, LinuxRAID, LVM, Fat32, NTFS, LinuxExtended or "
-                               "a GPT partition GUID.")
+              "partitionType",
+              "Linux, LinuxSwap, LinuxRAID, LVM, Fat32, NTFS, LinuxExtended or "
+              "a GPT partition GUID.")
           .maxLength(36)
-.validate([](const PartitionSpec& p, const FieldPath& path, FieldErrors& errors) {
+          .validate([](const PartitionSpec& p, const FieldPath& path, FieldErrors& errors) {
             // CAPI's CEL rule on the field.
             static const std::regex known(
                 "^(Linux|LinuxSwap|LinuxRAID|LVM|Fat32|NTFS|LinuxExtended|"
@@ -323,8 +326,9 @@ const StructSchema& describe(Tag<Partition>) {
           .field<&Partition::device>("device", "The disk.")
           .required()
           .maxLength(256)
-          .field<&Partition::layout>("layout", "Creates one partition spanning the disk when "
-                                               "true and diskLayout is empty.")
+          .field<&Partition::layout>("layout",
+                                     "Creates one partition spanning the disk when "
+                                     "true and diskLayout is empty.")
           .field<&Partition::overwrite>("overwrite", "Repartitions a disk that has partitions.")
           .field<&Partition::tableType>("tableType", "Partition table type: mbr or gpt.")
           .enums({"mbr", "gpt"})
@@ -348,8 +352,9 @@ const StructSchema& describe(Tag<Filesystem>) {
           .field<&Filesystem::partition>("partition", "Partition of the device to use.")
           .maxLength(128)
           .field<&Filesystem::overwrite>("overwrite", "Replaces an existing filesystem.")
-          .field<&Filesystem::replaceFS>("replaceFS", "Filesystem to replace (cloud-init's "
-                                                      "replace_fs).")
+          .field<&Filesystem::replaceFS>("replaceFS",
+                                         "Filesystem to replace (cloud-init's "
+                                         "replace_fs).")
           .maxLength(128)
           .field<&Filesystem::extraOpts>("extraOpts", "Extra options for mkfs.")
           .maxItems(100)
@@ -452,10 +457,10 @@ const StructSchema& describe(Tag<KubeadmConfigStatus>) {
                                                    "Current state of the KubeadmConfig.")
           .field<&KubeadmConfigStatus::v1beta2>(
               "v1beta2", "Status fields previewing the v1beta2 API, kept verbatim.")
-          .validate([](const KubeadmConfigStatus& status, const FieldPath& path,
-                       FieldErrors& errors) {
-            capi::validateCapiConditions(status.conditions, path.child("conditions"), errors);
-          })
+          .validate(
+              [](const KubeadmConfigStatus& status, const FieldPath& path, FieldErrors& errors) {
+                capi::validateCapiConditions(status.conditions, path.child("conditions"), errors);
+              })
           .build();
   return s;
 }
@@ -492,8 +497,7 @@ const StructSchema& describe(Tag<KubeadmConfigTemplateSpec>) {
   static const StructSchema s =
       StructBuilder<KubeadmConfigTemplateSpec>("KubeadmConfigTemplateSpec",
                                                "Desired state of a KubeadmConfigTemplate.")
-          .field<&KubeadmConfigTemplateSpec::template_>("template",
-                                                        "The KubeadmConfig to create.")
+          .field<&KubeadmConfigTemplateSpec::template_>("template", "The KubeadmConfig to create.")
           .required()
           .build();
   return s;
@@ -504,11 +508,9 @@ const StructSchema& describe(Tag<KubeadmConfigTemplate>) {
     StructBuilder<KubeadmConfigTemplate> b(
         "KubeadmConfigTemplate", "A KubeadmConfig that MachineDeployments and MachineSets copy.");
     withTypeMeta(b);
-    return b.field<&KubeadmConfigTemplate::spec>("spec",
-                                                 "Desired state of the KubeadmConfigTemplate.")
-        .defaults([](KubeadmConfigTemplate& t) {
-          defaultKubeadmConfigSpec(t.spec.template_.spec);
-        })
+    return b
+        .field<&KubeadmConfigTemplate::spec>("spec", "Desired state of the KubeadmConfigTemplate.")
+        .defaults([](KubeadmConfigTemplate& t) { defaultKubeadmConfigSpec(t.spec.template_.spec); })
         .validate([](const KubeadmConfigTemplate& t, const FieldPath& path, FieldErrors& errors) {
           validateKubeadmConfigSpec(t.spec.template_.spec,
                                     path.child("spec").child("template").child("spec"), errors);

@@ -18,7 +18,8 @@ const StructSchema& describe(Tag<EnvVar>) {
           .field<&EnvVar::name>("name", "Name of the variable.")
           .required()
           .field<&EnvVar::value>("value", "Value of the variable.")
-          .field<&EnvVar::valueFrom>("valueFrom", "Where the value comes from (core/v1 EnvVarSource).")
+          .field<&EnvVar::valueFrom>("valueFrom",
+                                     "Where the value comes from (core/v1 EnvVarSource).")
           .build();
   return s;
 }
@@ -37,7 +38,8 @@ const StructSchema& describe(Tag<HostPathMount>) {
           .required()
           .maxLength(512)
           .field<&HostPathMount::readOnly>("readOnly", "Mounts the volume read-only.")
-          .field<&HostPathMount::pathType>("pathType", "Type of the host path (core/v1 HostPathType).")
+          .field<&HostPathMount::pathType>("pathType",
+                                           "Type of the host path (core/v1 HostPathType).")
           .build();
   return s;
 }
@@ -91,8 +93,9 @@ const StructSchema& describe(Tag<DNS>) {
 
 const StructSchema& describe(Tag<LocalEtcd>) {
   static const StructSchema s =
-      StructBuilder<LocalEtcd>("LocalEtcd", "An etcd member kubeadm runs on each control-plane "
-                                            "node.")
+      StructBuilder<LocalEtcd>("LocalEtcd",
+                               "An etcd member kubeadm runs on each control-plane "
+                               "node.")
           .field<&LocalEtcd::imageRepository>("imageRepository", "Registry of the etcd image.")
           .maxLength(512)
           .field<&LocalEtcd::imageTag>("imageTag", "Tag of the etcd image.")
@@ -121,8 +124,9 @@ const StructSchema& describe(Tag<ExternalEtcd>) {
           .required()
           .maxItems(50)
           .maxLength(512)
-          .field<&ExternalEtcd::caFile>("caFile", "CA certificate that signs etcd's serving "
-                                                  "certificates.")
+          .field<&ExternalEtcd::caFile>("caFile",
+                                        "CA certificate that signs etcd's serving "
+                                        "certificates.")
           .required()
           .maxLength(512)
           .field<&ExternalEtcd::certFile>("certFile", "Client certificate for etcd.")
@@ -159,8 +163,7 @@ const StructSchema& describe(Tag<Networking>) {
 
 const StructSchema& describe(Tag<ClusterConfiguration>) {
   static const StructSchema s =
-      StructBuilder<ClusterConfiguration>("ClusterConfiguration",
-                                          "Cluster-wide kubeadm settings.")
+      StructBuilder<ClusterConfiguration>("ClusterConfiguration", "Cluster-wide kubeadm settings.")
           .field<&ClusterConfiguration::apiVersion>("apiVersion", "Ignored; set by the provider.")
           .field<&ClusterConfiguration::kind>("kind", "Ignored; set by the provider.")
           .field<&ClusterConfiguration::etcd>("etcd", "Where etcd runs.")
@@ -221,8 +224,9 @@ const StructSchema& describe(Tag<NodeRegistrationOptions>) {
                                                       "Socket of the container runtime.")
           .maxLength(512)
           .field<&NodeRegistrationOptions::taints>(
-              "taints", "Taints the Node registers with; [] means none, absent means kubeadm's "
-                        "default.")
+              "taints",
+              "Taints the Node registers with; [] means none, absent means kubeadm's "
+              "default.")
           .maxItems(100)
           .field<&NodeRegistrationOptions::kubeletExtraArgs>("kubeletExtraArgs",
                                                              "Flags passed to the kubelet.")
@@ -415,8 +419,9 @@ const StructSchema& describe(Tag<FileDiscoveryKubeConfig>) {
 
 const StructSchema& describe(Tag<FileDiscovery>) {
   static const StructSchema s =
-      StructBuilder<FileDiscovery>("FileDiscovery", "Discovery of the cluster from a kubeconfig "
-                                                    "file.")
+      StructBuilder<FileDiscovery>("FileDiscovery",
+                                   "Discovery of the cluster from a kubeconfig "
+                                   "file.")
           .field<&FileDiscovery::kubeConfigPath>("kubeConfigPath",
                                                  "Path or URL of the kubeconfig file.")
           .required()
@@ -430,8 +435,7 @@ const StructSchema& describe(Tag<FileDiscovery>) {
 const StructSchema& describe(Tag<Discovery>) {
   static const StructSchema s =
       StructBuilder<Discovery>("Discovery", "How a joining node finds and trusts the cluster.")
-          .field<&Discovery::bootstrapToken>("bootstrapToken",
-                                             "Discovery with a bootstrap token.")
+          .field<&Discovery::bootstrapToken>("bootstrapToken", "Discovery with a bootstrap token.")
           .field<&Discovery::file>("file", "Discovery from a kubeconfig file.")
           .field<&Discovery::tlsBootstrapToken>(
               "tlsBootstrapToken", "Token for TLS bootstrapping; defaults to the discovery token.")

@@ -23,8 +23,8 @@ PrinterColumn ageColumn(const std::string& kind) {
 
 template <class T>
 KindInfo kubeadmKind(std::string group, std::string kind, std::string plural) {
-  KindInfo info = kindFor<T>(std::move(group), kubeadm::kVersion, std::move(kind),
-                             std::move(plural));
+  KindInfo info =
+      kindFor<T>(std::move(group), kubeadm::kVersion, std::move(kind), std::move(plural));
   info.namespaced = true;
   info.statusSubresource = true;
   info.categories = {capi::kCategory};
@@ -34,9 +34,8 @@ KindInfo kubeadmKind(std::string group, std::string kind, std::string plural) {
 }  // namespace
 
 void registerKubeadmKinds(Registry& registry) {
-  KindInfo config =
-      kubeadmKind<kubeadm::KubeadmConfig>(kubeadm::kBootstrapGroup, "KubeadmConfig",
-                                          "kubeadmconfigs");
+  KindInfo config = kubeadmKind<kubeadm::KubeadmConfig>(kubeadm::kBootstrapGroup, "KubeadmConfig",
+                                                        "kubeadmconfigs");
   config.printerColumns = {column("Cluster", "string", kClusterLabelPath, "Cluster"),
                            ageColumn("KubeadmConfig")};
   registry.add(std::move(config));

@@ -133,10 +133,23 @@ std::string readFixture(const std::string& name) {
 
 // The 17 flavors of CAPZ HEAD other than the AKS and ClusterClass ones.
 const std::vector<std::string> kFlavorNames = {
-    "default",     "aad",         "apiserver-ilb",       "azure-bastion", "azure-cni-v1",
-    "dual-stack",  "edgezone",    "ephemeral",           "flatcar",       "flatcar-sysext",
-    "ipv6",        "machinepool", "machinepool-windows", "nvidia-gpu",    "private",
-    "windows",     "windows-apiserver-ilb",
+    "default",
+    "aad",
+    "apiserver-ilb",
+    "azure-bastion",
+    "azure-cni-v1",
+    "dual-stack",
+    "edgezone",
+    "ephemeral",
+    "flatcar",
+    "flatcar-sysext",
+    "ipv6",
+    "machinepool",
+    "machinepool-windows",
+    "nvidia-gpu",
+    "private",
+    "windows",
+    "windows-apiserver-ilb",
 };
 
 class CapzFlavorTest : public ::testing::TestWithParam<std::string> {};
@@ -181,8 +194,7 @@ Json flavorDocument(const std::string& flavor, const std::string& kind,
   Rendered rendered = Substitution(flavorVariables()).render(readFixture(flavor));
   for (const Json& doc : documents(rendered.text)) {
     std::string name = doc["metadata"].value("name", "");
-    if (doc.value("kind", "") == kind &&
-        (nameSuffix.empty() || name.ends_with(nameSuffix))) {
+    if (doc.value("kind", "") == kind && (nameSuffix.empty() || name.ends_with(nameSuffix))) {
       return doc;
     }
   }
@@ -192,15 +204,16 @@ Json flavorDocument(const std::string& flavor, const std::string& kind,
 
 TEST(SubstitutionTest, ExpandsValuesDefaultsAndNestedDefaults) {
   Substitution sub({{"CLUSTER_NAME", "c1"}, {"EMPTY", ""}});
-  Rendered r = sub.render("${CLUSTER_NAME} ${VNET:=${CLUSTER_NAME}-vnet} ${VNET} ${EMPTY:-x} "
-                          "${IP:-10.0.0.4} ${KEY:=\"\"} ${UNSET}");
+  Rendered r = sub.render(
+      "${CLUSTER_NAME} ${VNET:=${CLUSTER_NAME}-vnet} ${VNET} ${EMPTY:-x} "
+      "${IP:-10.0.0.4} ${KEY:=\"\"} ${UNSET}");
   EXPECT_EQ(r.text, "c1 c1-vnet c1-vnet x 10.0.0.4 \"\" ");
   EXPECT_EQ(r.missing, std::vector<std::string>{"UNSET"});
 }
 
 TEST(KubeadmControlPlaneFlavorTest, DefaultsAsTheWebhookDoes) {
-  auto kcp = decodeValid<kubeadm::KubeadmControlPlane>(
-      flavorDocument("default", "KubeadmControlPlane"));
+  auto kcp =
+      decodeValid<kubeadm::KubeadmControlPlane>(flavorDocument("default", "KubeadmControlPlane"));
   EXPECT_EQ(kcp.spec.replicas, 1);
   EXPECT_EQ(kcp.spec.version, "v1.33.1");
   ASSERT_TRUE(kcp.spec.rolloutStrategy.has_value());
@@ -208,8 +221,8 @@ TEST(KubeadmControlPlaneFlavorTest, DefaultsAsTheWebhookDoes) {
   EXPECT_EQ(kcp.spec.rolloutStrategy->rollingUpdate->maxSurge, IntOrString::ofInt(1));
   const auto& config = kcp.spec.kubeadmConfigSpec;
   EXPECT_EQ(config.clusterConfiguration->etcd.local->dataDir, "/var/lib/etcddisk/etcd");
-  EXPECT_EQ(config.mounts, (std::vector<std::vector<std::string>>{
-                               {"LABEL=etcd_disk", "/var/lib/etcddisk"}}));
+  EXPECT_EQ(config.mounts,
+            (std::vector<std::vector<std::string>>{{"LABEL=etcd_disk", "/var/lib/etcddisk"}}));
   EXPECT_EQ(config.diskSetup->filesystems[1].replaceFS, "ntfs");
   EXPECT_EQ(config.files[0].contentFrom->secret.name, "capz-flavor-control-plane-azure-json");
 }
@@ -226,8 +239,7 @@ TEST(AzureClusterFlavorTest, ApiServerLoadBalancerKeepsPublicAndPrivateFrontends
   auto cluster = decodeValid<AzureCluster>(flavorDocument("apiserver-ilb", "AzureCluster"));
   const LoadBalancerSpec& lb = *cluster.spec.networkSpec.apiServerLB;
   ASSERT_EQ(lb.frontendIPs.size(), 2u);
-  EXPECT_EQ(lb.frontendIPs[0].publicIP->dnsName,
-            "capz-flavor-k7q2x.westeurope.cloudapp.azure.com");
+  EXPECT_EQ(lb.frontendIPs[0].publicIP->dnsName, "capz-flavor-k7q2x.westeurope.cloudapp.azure.com");
   EXPECT_EQ(lb.frontendIPs[1].privateIP, "30.0.0.100");
 }
 
@@ -294,39 +306,41 @@ TEST_P(BadKubeadmConfigTest, IsRejectedWithUpstreamPathAndMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Rules, BadKubeadmConfigTest,
     ::testing::Values(
-        BadKubeadmCase{"DiscoveryKubeconfigWithTwoAuthMethods",
-                       [](Json& j) {
-                         j["spec"]["joinConfiguration"]["discovery"].erase("bootstrapToken");
-                         j["spec"]["joinConfiguration"]["discovery"]["file"] = Json{
-                             {"kubeConfigPath", "/etc/kubernetes/discovery.conf"},
-                             {"kubeConfig",
-                              {{"user",
-                                {{"authProvider", {{"name", "azure"}}},
-                                 {"exec",
-                                  {{"command", "kubelogin"},
-                                   {"apiVersion", "client.authentication.k8s.io/v1"}}}}}}}};
-                       },
-                       {"spec.joinConfiguration.discovery.file.kubeconfig.user: Invalid value: "
-                        "{\"authProvider\":{\"name\":\"azure\"},\"exec\":{\"command\":\"kubelogin\","
-                        "\"apiVersion\":\"client.authentication.k8s.io/v1\"}}: only one of "
-                        "authProvider or exec must be defined"}},
-        BadKubeadmCase{"FileWithContentAndContentFromAndRepeatedPath",
-                       [](Json& j) {
-                         j["spec"]["files"] = Json::array(
-                             {Json{{"path", "/etc/a"},
-                                   {"content", "x"},
-                                   {"contentFrom", {{"secret", {{"name", "s"}, {"key", "k"}}}}}},
-                              Json{{"path", "/etc/a"}, {"content", "y"}}});
-                       },
-                       {"spec.files[0]: Invalid value: {\"path\":\"/etc/a\",\"content\":\"x\","
-                        "\"contentFrom\":{\"secret\":{\"name\":\"s\",\"key\":\"k\"}}}: only one "
-                        "of content or contentFrom may be specified for a single file",
-                        "spec.files[1].path: Invalid value: {\"path\":\"/etc/a\",\"content\":\"y\"}: "
-                        "path property must be unique among all files"}},
+        BadKubeadmCase{
+            "DiscoveryKubeconfigWithTwoAuthMethods",
+            [](Json& j) {
+              j["spec"]["joinConfiguration"]["discovery"].erase("bootstrapToken");
+              j["spec"]["joinConfiguration"]["discovery"]["file"] =
+                  Json{{"kubeConfigPath", "/etc/kubernetes/discovery.conf"},
+                       {"kubeConfig",
+                        {{"user",
+                          {{"authProvider", {{"name", "azure"}}},
+                           {"exec",
+                            {{"command", "kubelogin"},
+                             {"apiVersion", "client.authentication.k8s.io/v1"}}}}}}}};
+            },
+            {"spec.joinConfiguration.discovery.file.kubeconfig.user: Invalid value: "
+             "{\"authProvider\":{\"name\":\"azure\"},\"exec\":{\"command\":\"kubelogin\","
+             "\"apiVersion\":\"client.authentication.k8s.io/v1\"}}: only one of "
+             "authProvider or exec must be defined"}},
+        BadKubeadmCase{
+            "FileWithContentAndContentFromAndRepeatedPath",
+            [](Json& j) {
+              j["spec"]["files"] =
+                  Json::array({Json{{"path", "/etc/a"},
+                                    {"content", "x"},
+                                    {"contentFrom", {{"secret", {{"name", "s"}, {"key", "k"}}}}}},
+                               Json{{"path", "/etc/a"}, {"content", "y"}}});
+            },
+            {"spec.files[0]: Invalid value: {\"path\":\"/etc/a\",\"content\":\"x\","
+             "\"contentFrom\":{\"secret\":{\"name\":\"s\",\"key\":\"k\"}}}: only one "
+             "of content or contentFrom may be specified for a single file",
+             "spec.files[1].path: Invalid value: {\"path\":\"/etc/a\",\"content\":\"y\"}: "
+             "path property must be unique among all files"}},
         BadKubeadmCase{"IgnitionSettingsWithoutIgnitionFormat",
                        [](Json& j) {
-                         j["spec"]["ignition"] = Json{
-                             {"containerLinuxConfig", {{"additionalConfig", "systemd: {}"}}}};
+                         j["spec"]["ignition"] =
+                             Json{{"containerLinuxConfig", {{"additionalConfig", "systemd: {}"}}}};
                        },
                        {"spec.format: Invalid value: \"\": must be set to \"ignition\" if "
                         "spec.ignition is set"}},
