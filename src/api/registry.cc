@@ -54,6 +54,7 @@ const Registry& builtinRegistry() {
     registerSeedEraKinds(r);
     registerClusterApiKinds(r);
     registerAzureKinds(r);
+    registerKubeadmKinds(r);
     return r;
   }();
   return registry;

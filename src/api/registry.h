@@ -82,5 +82,6 @@ void registerKarpenterKinds(Registry& registry);
 void registerSeedEraKinds(Registry& registry);
 void registerClusterApiKinds(Registry& registry);
 void registerAzureKinds(Registry& registry);
+void registerKubeadmKinds(Registry& registry);
 
 }  // namespace nodewright::api

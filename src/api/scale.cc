@@ -10,6 +10,9 @@ std::optional<ScaleSubresource> scaleSubresource(std::string_view group, std::st
       (kind == "MachineDeployment" || kind == "MachineSet" || kind == "MachinePool")) {
     return ScaleSubresource{".spec.replicas", ".status.replicas", ".status.selector", 1};
   }
+  if (group == "controlplane.cluster.x-k8s.io" && kind == "KubeadmControlPlane") {
+    return ScaleSubresource{".spec.replicas", ".status.replicas", ".status.selector", 1};
+  }
   if (group == "karpenter.sh" && kind == "NodePool") {
     return ScaleSubresource{".spec.replicas", ".status.nodes", "", 0};
   }

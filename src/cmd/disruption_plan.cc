@@ -10,10 +10,12 @@
 #include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
+#include "api/core/policy.h"
 #include "api/karpenter/hashing.h"
 #include "cmd/command.h"
 #include "cmd/inspect.h"
 #include "controllers/disruption/candidates.h"
+#include "controllers/disruption/consolidation.h"
 #include "controllers/disruption/replacements.h"
 
 // `nodewright disruption plan`: a dry run of one disruption pass. It takes the candidates in
@@ -21,7 +23,10 @@
 // (each disruption planned before it uses one unit of its pool's room), then a scheduling
 // simulation of its pods with the nodes planned before it gone. It lists the commands already
 // in flight too. It writes nothing. Unlike the running controller it cannot know when an empty
-// node last had pods, so it counts emptiness from initialization.
+// node last had pods, so it counts emptiness from initialization. Then the consolidation decision
+// a pass would take now (one per pass, as the controller decides), with its savings and where
+// each pod would go, and why a PodDisruptionBudget, do-not-disrupt or the simulation keeps a
+// node (the controller's Unconsolidatable events).
 namespace nodewright::cmd {
 namespace {
 
@@ -84,6 +89,43 @@ std::vector<PlanEntry> plan(Inspection& in, const ClusterView& view, const Candi
   return entries;
 }
 
+struct ConsolidationPlan {
+  std::optional<Decision> decision;
+  std::vector<Unconsolidatable> kept;
+};
+
+ConsolidationPlan planConsolidation(Inspection& in, const ClusterView& view, core::TimePoint now) {
+  ConsolidationPlan out;
+  std::vector<api::corev1::PodDisruptionBudget> pdbs;
+  if (auto listed = kube::Typed<api::corev1::PodDisruptionBudget>(in.client()).list("")) {
+    pdbs = std::move(*listed);
+  }
+  const TypesByPool types = destinationTypes(view.pools(), in.cloud());
+  CandidateInput input;
+  input.view = &view;
+  input.caches = &in.caches();
+  input.pdbs = &pdbs;
+  input.types = &types;
+  input.now = now;
+  // No lastPodSeen: the claims' Consolidatable condition and lastPodEventTime tell.
+  const ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  for (const Unconsolidatable& u : candidates.excluded) {
+    if (keptByProtection(u)) {
+      out.kept.push_back(u);
+    }
+  }
+  Consolidator consolidator(in.caches(), view, types, in.clock(), ConsolidationOptions{});
+  const Room room = [&](const std::string& pool, const std::string& reason) {
+    auto budget = poolBudget(view, pool, reason, now);
+    return budget ? budget->room() : 0;
+  };
+  out.decision = consolidator.decide(candidates, room);
+  for (const Unconsolidatable& u : consolidator.unconsolidatable()) {
+    out.kept.push_back(u);
+  }
+  return out;
+}
+
 // What replaces a candidate, one line each: the simulation's new NodeClaims, or why none.
 std::vector<std::string> replacementLines(const Simulation& simulation) {
   if (simulation.pods == 0) {
@@ -104,7 +146,7 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 void printText(std::ostream& out, const std::vector<PlanEntry>& entries,
-               const std::vector<const ClaimView*>& inFlight) {
+               const std::vector<const ClaimView*>& inFlight, const ConsolidationPlan& consolidation) {
   int disrupting = 0;
   for (const PlanEntry& entry : entries) {
     const Candidate& c = *entry.candidate;
@@ -130,12 +172,26 @@ void printText(std::ostream& out, const std::vector<PlanEntry>& entries,
         << "  replacements " << joined(claim->command->replacements) << "  budget "
         << claim->command->budget << "\n";
   }
+  if (const auto& d = consolidation.decision) {
+    out << "consolidation  " << methodLabel(d->method) << "  " << d->describe() << "\n";
+    out << fmt::format("  saves ${:.4f}/h\n", d->savings());
+    for (const auto& [pod, destination] : d->moves) {
+      out << "  move " << pod << " -> " << destination << "\n";
+    }
+  }
+  for (const Unconsolidatable& u : consolidation.kept) {
+    out << "consolidation keeps nodeclaim " << u.claim << ": " << u.why << "\n";
+  }
   out << "plan: " << disrupting << " to disrupt, " << entries.size() - disrupting << " blocked, "
-      << inFlight.size() << " in flight\n";
+      << inFlight.size() << " in flight";
+  if (const auto& d = consolidation.decision) {
+    out << fmt::format(", consolidation saves ${:.4f}/h", d->savings());
+  }
+  out << "\n";
 }
 
 void printJson(std::ostream& out, const std::vector<PlanEntry>& entries,
-               const std::vector<const ClaimView*>& inFlight) {
+               const std::vector<const ClaimView*>& inFlight, const ConsolidationPlan& consolidation) {
   api::Json doc = api::Json::object();
   doc["candidates"] = api::Json::array();
   int disrupting = 0;
@@ -171,6 +227,22 @@ void printJson(std::ostream& out, const std::vector<PlanEntry>& entries,
     }
     doc["inFlight"].push_back(std::move(item));
   }
+  api::Json consolidating = {{"decision", nullptr}, {"unconsolidatable", api::Json::array()}};
+  if (const auto& d = consolidation.decision) {
+    consolidating["decision"] = {{"method", methodLabel(d->method)},
+                                 {"reason", d->reason},
+                                 {"nodeClaims", d->names()},
+                                 {"replacementTypes", d->replacementTypes},
+                                 {"currentPricePerHour", d->currentPrice},
+                                 {"replacementPricePerHour", d->replacementPrice},
+                                 {"savingsPerHour", d->savings()},
+                                 {"moves", d->moves},
+                                 {"description", d->describe()}};
+  }
+  for (const Unconsolidatable& u : consolidation.kept) {
+    consolidating["unconsolidatable"].push_back({{"nodeClaim", u.claim}, {"why", u.why}});
+  }
+  doc["consolidation"] = std::move(consolidating);
   doc["summary"] = {{"disrupt", disrupting},
                     {"blocked", static_cast<int>(entries.size()) - disrupting},
                     {"inFlight", inFlight.size()}};
@@ -198,10 +270,11 @@ int runPlan(const InspectFlags& flags, Context& ctx) {
       inFlight.push_back(&claim);
     }
   }
+  const ConsolidationPlan consolidation = planConsolidation(in, view, now);
   if (flags.output == "json") {
-    printJson(ctx.out, entries, inFlight);
+    printJson(ctx.out, entries, inFlight, consolidation);
   } else {
-    printText(ctx.out, entries, inFlight);
+    printText(ctx.out, entries, inFlight, consolidation);
   }
   return kExitOk;
 }

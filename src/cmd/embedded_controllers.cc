@@ -38,6 +38,8 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
   set.aws.cluster.endpoint = config->server;
   set.aws.cluster.caBundle = api::corev1::encodeBase64(config->caPem);
   set.aws.cluster.serviceCidr = "10.100.0.0/16";
+  set.interruption.queue = options.interruptionQueue;
+  set.interruption.endpoint = options.ec2Endpoint;
   // No kube-scheduler runs here: a pod without a node is pending.
   set.provisioner.pendingRule = controllers::provisioning::PendingRule::Unbound;
   auto controllers = ControllerSet::create(*self->manager_, *self->transport_, std::move(set));

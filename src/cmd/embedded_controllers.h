@@ -23,6 +23,9 @@ struct EmbeddedControllersOptions {
   std::string ec2Endpoint;
   std::string region = "us-east-1";
   std::string clusterName = "nodewright";
+  // The SQS queue of interruption events at ec2Endpoint (the emulator serves SQS too); empty:
+  // no interruption controller.
+  std::string interruptionQueue;
   // Cluster API on Azure against this ARM endpoint; none without one.
   std::optional<AzureControllerSetOptions> azure;
   // Where /metrics is served; none without it.

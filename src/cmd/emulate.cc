@@ -87,11 +87,17 @@ core::Result<emulators::ec2::Ec2EmulatorOptions> ec2Options(const Ec2Flags& flag
     options.world = std::move(*world);
   }
   if (!flags.faults.empty()) {
-    auto faults = readFaults(flags.faults);
-    if (!faults) {
-      return core::fail(faults.error());
+    // The EC2 emulator's file may also hold the interruptions fault (interruptions.h).
+    auto text = readFile(flags.faults);
+    if (!text) {
+      return core::fail(text.error());
     }
-    options.engine.faults = std::move(*faults);
+    auto faults = emulators::ec2::parseEc2FaultConfigText(*text);
+    if (!faults) {
+      return core::fail(core::Error::invalid(flags.faults + ": " + faults.error().message()));
+    }
+    options.engine.faults = std::move(faults->engine);
+    options.interruptions = std::move(faults->interruptions);
   }
   if (!flags.secretKeyFile.empty()) {
     auto secret = readSecret(flags.secretKeyFile);

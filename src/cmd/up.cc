@@ -64,6 +64,11 @@ struct RunningSystem {
   std::unique_ptr<EmbeddedControllers> controllers;
 
   ~RunningSystem() {
+    if (ec2) {
+      // Ends the interruption controller's SQS long poll (up to 20 s) now rather than at its
+      // deadline, so the controllers stop within Ctrl-C's few seconds.
+      ec2->emulator().sqs().shutdown();
+    }
     controllers.reset();
     if (arm) {
       arm->stop();
@@ -170,6 +175,7 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   embedded.kubeconfig = system.server->kubeconfigPath();
   embedded.ec2Endpoint = system.ec2->url();
   embedded.region = system.ec2->emulator().world().region;
+  embedded.interruptionQueue = up::kUpInterruptionQueue;
   embedded.metrics = runtime::EndpointsOptions{};
   embedded.metrics->host = metrics.host;
   embedded.metrics->port = metrics.port;
@@ -191,8 +197,8 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.done(
-      "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption), node agent, Cluster API "
-      "and CAPZ; caches synced");
+      "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption, interruption), node "
+      "agent, Cluster API and CAPZ; caches synced");
   if (auto port = system.controllers->metricsPort()) {
     const bool v6 = metrics.host.find(':') != std::string::npos;
     ctx.out << "  metrics: http://" << (v6 ? "[" + metrics.host + "]" : metrics.host) << ":"

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "cmd/cmd_test_util.h"
+#include "api/core/policy.h"
 #include "cmd/inspect_env.h"
 #include "controllers/disruption/budgets.h"
 #include "controllers/disruption/command.h"
@@ -118,6 +122,100 @@ TEST_F(DisruptionPlanTest, ADoNotDisruptNodeIsBlockedAndANodeWithPodsIsReplaced)
   EXPECT_EQ(doc["candidates"][0]["decision"], "disrupt");
   EXPECT_EQ(doc["candidates"][0]["replacement"]["pods"], 1);
   EXPECT_EQ(doc["candidates"][1]["decision"], "blocked");
+}
+
+// Consolidation's part of the plan: the decision a pass would take now, its savings and where
+// each pod goes, and why a PodDisruptionBudget keeps a node.
+class ConsolidationPlanTest : public DisruptionPlanTest {
+ protected:
+  NodePool consolidatingPool() {
+    NodePool pool = addPool({"100%"});
+    pool.spec.disruption.consolidationPolicy = "WhenEmptyOrUnderutilized";
+    pool.spec.disruption.consolidateAfter = core::Duration(std::chrono::seconds(0));
+    auto updated = kube::Typed<NodePool>(*client_).update(pool);
+    EXPECT_TRUE(updated) << updated.error().describe();
+    return updated.value_or(pool);
+  }
+  // A claim whose Node is labelled as the provisioner leaves it, so that it has a price.
+  void addPricedClaim(const std::string& name, const NodePool& pool, const std::string& id) {
+    addClaim(name, pool, "aws:///us-east-1a/" + id, false);
+    auto node = kube::Typed<Node>(*client_).get("", "node-" + name);
+    ASSERT_TRUE(node) << node.error().describe();
+    node->metadata.labels["node.kubernetes.io/instance-type"] = "m5.large";
+    node->metadata.labels["topology.kubernetes.io/zone"] = "us-east-1a";
+    node->metadata.labels["karpenter.sh/capacity-type"] = "on-demand";
+    ASSERT_TRUE(kube::Typed<Node>(*client_).update(*node));
+  }
+};
+
+TEST_F(ConsolidationPlanTest, ListsTheDecisionWithItsSavingsAndWhereEachPodGoes) {
+  const NodePool pool = consolidatingPool();
+  addPricedClaim("a", pool, "i-0aaaaaaaaaaaaaaaa");
+  addPricedClaim("b", pool, "i-0bbbbbbbbbbbbbbbb");
+  bindPod("web-a", "500m", "node-a");
+  bindPod("web-b", "500m", "node-b");
+  const auto claimsBefore = versions<NodeClaim>();
+
+  auto json = run({"disruption", "plan", "-o", "json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const api::Json doc = api::Json::parse(json.out);
+  const api::Json& decision = doc["consolidation"]["decision"];
+  ASSERT_TRUE(decision.is_object()) << json.out;
+  EXPECT_GT(decision["savingsPerHour"].get<double>(), 0) << json.out;
+  // Every pod of the decided nodes has somewhere to go, and nowhere on a decided node.
+  std::set<std::string> decided;
+  for (const auto& name : decision["nodeClaims"]) {
+    decided.insert("node-" + name.get<std::string>());
+  }
+  ASSERT_FALSE(decided.empty());
+  for (const auto& [claim, pod] : {std::pair{"a", "default/web-a"}, {"b", "default/web-b"}}) {
+    if (!decided.contains(std::string("node-") + claim)) {
+      continue;
+    }
+    ASSERT_TRUE(decision["moves"].contains(pod)) << json.out;
+    EXPECT_FALSE(decided.contains(decision["moves"][pod].get<std::string>())) << json.out;
+  }
+
+  auto r = run({"disruption", "plan"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = lines(r.out);
+  ASSERT_GE(out.size(), 4u) << r.out;
+  EXPECT_EQ(out[0], "consolidation  " + decision["method"].get<std::string>() + "  " +
+                        decision["description"].get<std::string>());
+  EXPECT_EQ(out[1], fmt::format("  saves ${:.4f}/h", decision["savingsPerHour"].get<double>()));
+  EXPECT_TRUE(out[2].starts_with("  move default/web-")) << out[2];
+  EXPECT_EQ(out.back(),
+            fmt::format("plan: 0 to disrupt, 0 blocked, 0 in flight, consolidation saves ${:.4f}/h",
+                        decision["savingsPerHour"].get<double>()));
+  EXPECT_EQ(versions<NodeClaim>(), claimsBefore);
+}
+
+TEST_F(ConsolidationPlanTest, SaysWhichPodDisruptionBudgetKeepsANode) {
+  const NodePool pool = consolidatingPool();
+  addPricedClaim("kept", pool, "i-0cccccccccccccccc");
+  bindPod("web-0", "500m", "node-kept");
+  auto pod = kube::Typed<Pod>(*client_).get("default", "web-0");
+  ASSERT_TRUE(pod) << pod.error().describe();
+  pod->metadata.labels["app"] = "web";
+  ASSERT_TRUE(kube::Typed<Pod>(*client_).update(*pod));
+  api::corev1::PodDisruptionBudget pdb;
+  pdb.apiVersion = "policy/v1";
+  pdb.kind = "PodDisruptionBudget";
+  pdb.metadata.name = "web";
+  pdb.metadata.namespace_ = "default";
+  api::LabelSelector selector;
+  selector.matchLabels = {{"app", "web"}};
+  pdb.spec.selector = selector;
+  pdb.spec.maxUnavailable = api::IntOrString::ofInt(0);
+  auto made = kube::Typed<api::corev1::PodDisruptionBudget>(*client_).create(pdb);
+  ASSERT_TRUE(made) << made.error().describe();
+
+  auto r = run({"disruption", "plan"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "consolidation keeps nodeclaim kept: pdb default/web prevents eviction of pod "
+            "default/web-0\n"
+            "plan: 0 to disrupt, 0 blocked, 0 in flight\n");
 }
 
 TEST_F(DisruptionPlanTest, WithNothingToDoItSaysSo) {

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -214,6 +215,26 @@ TEST(UpCommandTest, WaitStopsCleanlyOnSigterm) {
     output.append(buf, static_cast<size_t>(n));
   }
   ASSERT_TRUE(contains(output, "nodewright is ready")) << output;
+  // The interruption queue the controllers read is in the EC2 emulator, at the endpoint the
+  // AWS config `up` wrote names.
+  const std::string config = testing::readFile(dir.path() / "aws" / "config");
+  const size_t at = config.find("endpoint_url = ");
+  EXPECT_NE(at, std::string::npos) << config;
+  const std::string endpoint =
+      at == std::string::npos ? "" : config.substr(at + 15, config.find('\n', at) - at - 15);
+  const std::string aws = "AWS_CONFIG_FILE=" + dataDir +
+                          "/aws/config AWS_SHARED_CREDENTIALS_FILE=" + dataDir +
+                          "/aws/credentials aws --endpoint-url " + endpoint +
+                          " sqs get-queue-url --queue-name nodewright 2>&1";
+  std::string queue;
+  if (FILE* p = popen(aws.c_str(), "r")) {
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) {
+      queue.append(buf, n);
+    }
+    pclose(p);
+  }
+  EXPECT_TRUE(contains(queue, "/123456789012/nodewright\"")) << queue;
+  EXPECT_TRUE(contains(output, "disruption, interruption)")) << output;
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   for (ssize_t n; (n = read(pipeFds[0], buf, sizeof buf)) > 0;) {
     output.append(buf, static_cast<size_t>(n));

@@ -1,6 +1,7 @@
 #include "api/capi/cluster.h"
 #include "api/capi/machine.h"
 #include "api/capi/machine_deployment.h"
+#include "api/capi/machine_health_check.h"
 #include "api/capi/machine_pool.h"
 #include "api/capi/machine_set.h"
 #include "api/registry.h"
@@ -97,6 +98,21 @@ void registerClusterApiKinds(Registry& registry) {
              "Kubernetes version associated with this Machine"),
   };
   registry.add(std::move(machine));
+
+  KindInfo healthCheck =
+      capiKind<capi::MachineHealthCheck>("MachineHealthCheck", "machinehealthchecks", "mhc");
+  healthCheck.shortNames.push_back("mhcs");
+  healthCheck.printerColumns = {
+      column("Cluster", "string", ".spec.clusterName", "Cluster"),
+      column("ExpectedMachines", "integer", ".status.expectedMachines",
+             "Number of machines currently monitored"),
+      column("MaxUnhealthy", "string", ".spec.maxUnhealthy",
+             "Maximum number of unhealthy machines allowed"),
+      column("CurrentHealthy", "integer", ".status.currentHealthy",
+             "Current observed healthy machines"),
+      ageColumn("MachineHealthCheck"),
+  };
+  registry.add(std::move(healthCheck));
 
   KindInfo pool = capiKind<capi::MachinePool>("MachinePool", "machinepools", "mp");
   pool.printerColumns = {

@@ -401,7 +401,20 @@ const StructSchema& describe(Tag<LoadBalancerSpec>) {
           .min(4)
           .max(30)
           .defaultsTo(4)
+          .field<&LoadBalancerSpec::availabilityZones>(
+              "availabilityZones", "Zones (\"1\" to \"3\") an internal balancer's frontend spans.")
+          .setList()
+          .maxItems(3)
           .validate([](const LoadBalancerSpec& lb, const FieldPath& path, FieldErrors& errors) {
+            // CAPZ's CRD: each zone matches ^[1-3]$.
+            for (size_t i = 0; i < lb.availabilityZones.size(); ++i) {
+              const std::string& zone = lb.availabilityZones[i];
+              if (zone.size() != 1 || zone[0] < '1' || zone[0] > '3') {
+                std::string at = path.child("availabilityZones").index(i).str();
+                errors.push_back({at, fielderr::invalid(Json(zone), at + " in body should match "
+                                                                         "'^[1-3]$'")});
+              }
+            }
             if (!lb.name.empty() && !isResourceName(lb.name)) {
               errors.push_back(
                   {path.child("name").str(),

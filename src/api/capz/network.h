@@ -171,6 +171,9 @@ struct LoadBalancerSpec {
   std::string sku;   // Standard
   std::string type;  // Public, Internal
   std::optional<int32_t> idleTimeoutInMinutes;
+  // Zones of an internal balancer's frontend ("1".."3"); public balancers take their zones
+  // from their public IPs.
+  std::vector<std::string> availabilityZones;
 };
 const reflect::StructSchema& describe(reflect::Tag<LoadBalancerSpec>);
 

@@ -52,46 +52,73 @@ void validateSubnetsInVnet(const NetworkSpec& net, const FieldPath& path, FieldE
   }
 }
 
-void validateAPIServerLB(const NetworkSpec& net, const FieldPath& path, FieldErrors& errors) {
-  const LoadBalancerSpec& lb = *net.apiServerLB;
-  FieldPath frontends = path.child("frontendIPs");
-  if (lb.frontendIPs.size() != 1 || lb.frontendIPsCount.value_or(1) != 1) {
-    errors.push_back({frontends.str(), fielderr::invalid(Json(lb.frontendIPs.size()),
-                                                         "API Server Load balancer should have 1 "
-                                                         "Frontend IP")});
+// The address must parse and lie in a control-plane subnet.
+void validateInternalLBIPAddress(const std::string& address, const NetworkSpec& net,
+                                 const FieldPath& path, FieldErrors& errors) {
+  const SubnetSpec* controlPlane = net.subnetWithRole("control-plane");
+  std::vector<std::string> cidrs =
+      controlPlane ? controlPlane->cidrBlocks : std::vector<std::string>{};
+  auto ip = capi::parseIp(address);
+  if (!ip) {
+    errors.push_back({path.str(), fielderr::invalid(Json(address),
+                                                    "Internal LB IP address isn't a valid IPv4 "
+                                                    "or IPv6 address")});
     return;
   }
-  const FrontendIP& frontend = lb.frontendIPs[0];
-  FieldPath first = frontends.index(0);
-  if (lb.type == "Internal") {
+  if (std::none_of(cidrs.begin(), cidrs.end(), [&](const std::string& c) {
+        auto n = capi::parseCidr(c);
+        return n && n->contains(*ip);
+      })) {
+    errors.push_back({path.str(), fielderr::invalid(Json(address),
+                                                    "Internal LB IP address needs to be in "
+                                                    "control plane subnet range (" +
+                                                        goList(cidrs) + ")")});
+  }
+}
+
+// CAPZ's rules for the API server balancer. CAPZ reports them under "frontendIPConfigs"
+// (not the field's JSON name); kept for identical messages. A public balancer may carry one
+// private frontend as well: CAPZ accepts that with its APIServerILB feature gate on, which
+// the apiserver-ilb flavors need; unlike CAPZ with the gate on, no private frontend is added
+// by default.
+void validateAPIServerLB(const NetworkSpec& net, const FieldPath& path, FieldErrors& errors) {
+  const LoadBalancerSpec& lb = *net.apiServerLB;
+  FieldPath frontends = path.child("frontendIPConfigs");
+  size_t publicIPs = 0;
+  size_t privateIPs = 0;
+  std::string privateIP;
+  for (const FrontendIP& frontend : lb.frontendIPs) {
     if (frontend.publicIP) {
-      errors.push_back({first.child("publicIP").str(),
-                        fielderr::forbidden("Internal Load Balancers cannot have a Public IP")});
+      ++publicIPs;
     }
     if (!frontend.privateIP.empty()) {
-      auto ip = capi::parseIp(frontend.privateIP);
-      const SubnetSpec* controlPlane = net.subnetWithRole("control-plane");
-      std::vector<std::string> cidrs =
-          controlPlane ? controlPlane->cidrBlocks : std::vector<std::string>{};
-      if (!ip) {
-        errors.push_back({first.child("privateIP").str(),
-                          fielderr::invalid(Json(frontend.privateIP),
-                                            "Internal LB IP address isn't a valid IPv4 or IPv6 "
-                                            "address")});
-      } else if (std::none_of(cidrs.begin(), cidrs.end(), [&](const std::string& c) {
-                   auto n = capi::parseCidr(c);
-                   return n && n->contains(*ip);
-                 })) {
-        errors.push_back({first.child("privateIP").str(),
-                          fielderr::invalid(Json(frontend.privateIP),
-                                            "Internal LB IP address needs to be in control plane "
-                                            "subnet range (" +
-                                                goList(cidrs) + ")")});
-      }
+      ++privateIPs;
+      privateIP = frontend.privateIP;
     }
-  } else if (lb.type == "Public" && !frontend.privateIP.empty()) {
-    errors.push_back({first.child("privateIP").str(),
-                      fielderr::forbidden("Public Load Balancers cannot have a Private IP")});
+  }
+  if (lb.type == "Public") {
+    if (publicIPs != 1 || lb.frontendIPsCount.value_or(1) != 1) {
+      errors.push_back({frontends.str(), fielderr::invalid(Json(lb.frontendIPs.size()),
+                                                           "API Server Load balancer should "
+                                                           "have 1 Frontend IP")});
+    }
+    if (privateIPs > 0) {
+      validateInternalLBIPAddress(privateIP, net, frontends.index(0).child("privateIP"), errors);
+    }
+  } else if (lb.type == "Internal") {
+    if (publicIPs != 0) {
+      errors.push_back({frontends.index(0).child("publicIP").str(),
+                        fielderr::forbidden("Internal Load Balancers cannot have a Public IP")});
+    }
+    if (privateIPs != 1) {
+      errors.push_back({frontends.str(), fielderr::invalid(Json(lb.frontendIPs.size()),
+                                                           "API Server Load balancer of type "
+                                                           "private should have 1 frontend "
+                                                           "private IP")});
+    } else {
+      validateInternalLBIPAddress(lb.frontendIPs[0].privateIP, net,
+                                  frontends.index(0).child("privateIP"), errors);
+    }
   }
 }
 

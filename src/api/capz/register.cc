@@ -1,5 +1,6 @@
 #include "api/capi/common.h"
 #include "api/capz/azure_cluster.h"
+#include "api/capz/azure_cluster_identity.h"
 #include "api/capz/azure_machine.h"
 #include "api/capz/azure_machine_pool.h"
 #include "api/registry.h"
@@ -43,6 +44,15 @@ void registerAzureKinds(Registry& registry) {
       column("Endpoint", ".spec.controlPlaneEndpoint.host", "Control Plane Endpoint", 1),
   };
   registry.add(std::move(cluster));
+
+  KindInfo identity =
+      capzKind<capz::AzureClusterIdentity>("AzureClusterIdentity", "azureclusteridentities", {});
+  identity.printerColumns = {
+      column("Type", ".spec.type", "Type of AzureClusterIdentity"),
+      column("Age", ".metadata.creationTimestamp",
+             "Time duration since creation of this AzureClusterIdentity", 0, "date"),
+  };
+  registry.add(std::move(identity));
 
   KindInfo machine = capzKind<capz::AzureMachine>("AzureMachine", "azuremachines", {});
   machine.printerColumns = {

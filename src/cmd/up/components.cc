@@ -45,6 +45,10 @@ core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const CloudOpt
   if (!server) {
     return core::fail(server.error());
   }
+  if (auto queue = (*server)->emulator().sqs().create(kUpInterruptionQueue, {}); !queue) {
+    return core::fail(
+        core::Error::internal("creating the interruption queue: " + queue.error().message));
+  }
   if (auto written =
           writeAwsConfig(o.dataDir / "aws", (*server)->url(), (*server)->emulator().world().region);
       !written) {

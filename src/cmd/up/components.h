@@ -19,7 +19,13 @@ struct CloudOptions {
   std::filesystem::path dataDir;
 };
 
-// The EC2 emulator; writes DATA/aws/config and DATA/aws/credentials for the AWS CLI and SDKs.
+// The SQS queue of EC2's interruption events that `up` creates in its EC2 emulator and runs the
+// interruption controller on: named after the cluster, as Karpenter's CloudFormation names it,
+// and the interruptions fault's default queue.
+inline constexpr const char* kUpInterruptionQueue = "nodewright";
+
+// The EC2 emulator, with the interruption queue; writes DATA/aws/config and DATA/aws/credentials
+// for the AWS CLI and SDKs.
 core::Result<std::unique_ptr<emulators::ec2::Ec2Server>> startEc2(const CloudOptions& options,
                                                                   const core::Clock& clock);
 

@@ -23,6 +23,12 @@ std::string encode(const Command& command) {
   if (!command.consolidationType.empty()) {
     json["consolidationType"] = command.consolidationType;
   }
+  if (!command.group.empty()) {
+    json["group"] = command.group;
+  }
+  if (!command.lead.empty()) {
+    json["lead"] = command.lead;
+  }
   return api::dumpJson(json);
 }
 
@@ -41,20 +47,20 @@ core::Result<Command> decodeCommand(const std::string& text) {
   command.budget = field("budget");
   command.capacityType = field("capacityType");
   command.consolidationType = field("consolidationType");
-  if (auto it = json.find("instanceTypes"); it != json.end() && it->is_array()) {
-    for (const auto& name : *it) {
-      if (!name.is_string()) {
-        return core::fail(core::Error::invalid("disruption command: instanceTypes: not names"));
-      }
-      command.instanceTypes.push_back(name.get<std::string>());
+  command.lead = field("lead");
+  for (auto [name, into] : {std::pair{"instanceTypes", &command.instanceTypes},
+                            std::pair{"replacements", &command.replacements},
+                            std::pair{"group", &command.group}}) {
+    auto it = json.find(name);
+    if (it == json.end() || !it->is_array()) {
+      continue;
     }
-  }
-  if (auto it = json.find("replacements"); it != json.end() && it->is_array()) {
-    for (const auto& name : *it) {
-      if (!name.is_string()) {
-        return core::fail(core::Error::invalid("disruption command: replacements: not names"));
+    for (const auto& item : *it) {
+      if (!item.is_string()) {
+        return core::fail(
+            core::Error::invalid(std::string("disruption command: ") + name + ": not names"));
       }
-      command.replacements.push_back(name.get<std::string>());
+      into->push_back(item.get<std::string>());
     }
   }
   auto started = core::Time::parse(field("started"));

@@ -33,6 +33,13 @@ struct Command {
   std::vector<std::string> instanceTypes;
   std::string capacityType;
   std::string consolidationType;  // "empty" | "single" | "multi"; "" for drift and expiry
+  // Multi-node replacement: several candidates, one new node. One command, the lead's, creates
+  // the replacement for the pods of all of them and names the others in `group`; each other
+  // candidate carries a command naming the lead in `lead`, with the lead's replacement names
+  // and start, and only waits for those replacements before it is deleted. The followers are
+  // recorded before the lead, so a follower whose lead never recorded the command gives up.
+  std::vector<std::string> group;
+  std::string lead;
 
   bool operator==(const Command&) const = default;
 };

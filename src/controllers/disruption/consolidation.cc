@@ -306,6 +306,7 @@ std::optional<Decision> Consolidator::evaluate(
   Decision decision;
   decision.method = method;
   decision.candidates = candidates;
+  decision.moves = sim.moves;
   const bool allEmpty = std::all_of(candidates.begin(), candidates.end(),
                                     [](const ConsolidationCandidate& c) { return c.empty(); });
   decision.reason = allEmpty ? kReasonEmpty : kReasonUnderutilized;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,8 @@ struct Decision {
   double currentPrice = 0;                    // the candidates' $/h
   double replacementPrice = 0;                // the cheapest replacement type's, 0 for a delete
   std::optional<BalancedScore> score;         // under Balanced
+  // Where the candidates' pods would go: "namespace/name" -> a node, or the new node.
+  std::map<std::string, std::string> moves;
   core::TimePoint decidedAt;
 
   double savings() const { return currentPrice - replacementPrice; }

@@ -129,6 +129,10 @@ std::string excluded(const CandidateInput& input, const ClaimView& claim, const 
 
 }  // namespace
 
+bool keptByProtection(const Unconsolidatable& u) {
+  return u.why.starts_with("pdb") || u.why.find("do-not-disrupt") != std::string::npos;
+}
+
 std::string consolidationPolicy(const NodePool& pool) {
   const std::string& policy = pool.spec.disruption.consolidationPolicy;
   return policy.empty() ? std::string(kPolicyWhenEmptyOrUnderutilized) : policy;

@@ -42,6 +42,10 @@ struct Unconsolidatable {
   std::string why;  // "pdb default/web prevents eviction of pod default/web-1", ...
 };
 
+// Whether a PodDisruptionBudget or a do-not-disrupt annotation is why `u` stays: told to the user
+// (Unconsolidatable events, the plan) where the other exclusions are routine.
+bool keptByProtection(const Unconsolidatable& u);
+
 struct ConsolidationCandidates {
   // Lowest disruption cost first (ties: older claim first, then by name).
   std::vector<ConsolidationCandidate> ready;

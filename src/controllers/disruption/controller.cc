@@ -242,15 +242,34 @@ void DisruptionController::consolidate(const provisioning::ClusterCaches& caches
     auto it = podChanges_.find(claim);
     return it == podChanges_.end() ? startedAt_ : it->second.second;
   };
-  const ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  ConsolidationCandidates candidates = findConsolidationCandidates(input);
+  // As for emptiness above: while pods wait unbound, an empty node may be where they are headed.
+  if (view.unboundPods() > 0) {
+    std::erase_if(candidates.ready, [&](const ConsolidationCandidate& c) {
+      if (c.empty()) {
+        candidates.excluded.push_back({c.name(), "empty, but pods wait unbound: may be theirs"});
+      }
+      return c.empty();
+    });
+  }
+  const auto underused = std::count_if(candidates.ready.begin(), candidates.ready.end(),
+                                       [](const ConsolidationCandidate& c) { return !c.empty(); });
+  eligible_.with({telemetry::reasonLabel(kReasonUnderutilized)})
+      .set(static_cast<double>(underused));
+  // A node a PodDisruptionBudget or do-not-disrupt keeps is told why, as upstream's
+  // Unconsolidatable events do ("pdb default/web prevents eviction of pod default/web-0").
+  for (const Unconsolidatable& u : candidates.excluded) {
+    if (keptByProtection(u)) {
+      if (const ClaimView* claim = view.claim(u.claim)) {
+        orchestrator_.unconsolidatable(*claim, u.why);
+      }
+    }
+  }
   const Room room = [&](const std::string& pool, const std::string& reason) {
     auto budget = poolBudget(view, pool, reason, now);
     return budget ? budget->room() : 0;
   };
-  ConsolidationOptions options = options_.consolidationOptions;
-  // A command has one candidate; one replacement for several has no command to carry it yet.
-  options.multiNodeReplace = false;
-  Consolidator consolidator(caches, view, types, clock_, options);
+  Consolidator consolidator(caches, view, types, clock_, options_.consolidationOptions);
 
   std::optional<DecisionRecord> pending;
   {
@@ -309,6 +328,10 @@ void DisruptionController::startConsolidation(const provisioning::ClusterCaches&
     }
   }
   const auto now = clock_.now();
+  if (decision.replacement && decision.candidates.size() > 1) {
+    startGroup(caches, view, decision, capacityType, report, context, startedNodes);
+    return;
+  }
   for (const ConsolidationCandidate& c : decision.candidates) {
     Candidate candidate;
     candidate.view = c.view;
@@ -340,6 +363,51 @@ void DisruptionController::startConsolidation(const provisioning::ClusterCaches&
     core::logInfo(context.log(), "disrupting",
                   {{"nodeclaim", name}, {"reason", decision.reason}, {"why", candidate.why}});
     recordStep(report, name, *step);
+  }
+}
+
+void DisruptionController::startGroup(const provisioning::ClusterCaches& caches,
+                                      const ClusterView& view, const Decision& decision,
+                                      const std::string& capacityType, PassReport& report,
+                                      runtime::Context& context,
+                                      std::set<std::string>& startedNodes) {
+  std::vector<Candidate> group;
+  for (const ConsolidationCandidate& c : decision.candidates) {
+    Candidate candidate;
+    candidate.view = c.view;
+    candidate.reason = decision.reason;
+    candidate.why = decision.describe();
+    candidate.consolidationType = methodLabel(decision.method);
+    candidate.instanceTypes = decision.replacementTypes;
+    candidate.capacityType = capacityType;
+    group.push_back(std::move(candidate));
+  }
+  const std::vector<std::string> names = decision.names();
+  auto budget = poolBudget(view, group.front().view->pool, decision.reason, clock_.now());
+  auto step = orchestrator_.startGroup(
+      caches, view, group, budget ? budget->verdict.description : std::string(), startedNodes);
+  if (!step) {
+    core::logWarn(context.log(), "consolidating failed",
+                  {{"nodeclaims", fmt::format("{}", fmt::join(names, ","))},
+                   {"error", step.error()}});
+    return;
+  }
+  if (*step == Step::Blocked) {
+    for (const auto& name : names) {
+      report.blocked.push_back(name + ": pods cannot be rescheduled");
+    }
+    return;
+  }
+  if (*step == Step::Waiting) {
+    return;
+  }
+  core::logInfo(context.log(), "disrupting",
+                {{"nodeclaims", fmt::format("{}", fmt::join(names, ","))},
+                 {"reason", decision.reason},
+                 {"why", decision.describe()}});
+  for (const auto& name : names) {
+    report.started.push_back(name);
+    recordStep(report, name, Step::Advanced);
   }
 }
 

@@ -23,9 +23,10 @@ struct DisruptionOptions {
   // How often a pass runs while nothing triggers one (Karpenter polls every 10 s).
   std::chrono::seconds pollInterval{10};
   OrchestratorOptions orchestration;
-  // Consolidation of underutilized nodes by simulation. Off until it has run end to end on
-  // `nodewright up`; the emptiness above works either way.
-  bool consolidation = false;
+  // Consolidation of underutilized nodes by simulation, on as in Karpenter (each NodePool's
+  // consolidationPolicy and consolidateAfter decide; the v1 default is WhenEmptyOrUnderutilized
+  // after 0s). Off: only the emptiness above.
+  bool consolidation = true;
   ConsolidationOptions consolidationOptions;
 };
 
@@ -68,6 +69,11 @@ class DisruptionController final : public runtime::Reconciler {
   void startConsolidation(const provisioning::ClusterCaches& caches, const ClusterView& view,
                           const Decision& decision, PassReport& report, runtime::Context& context,
                           std::set<std::string>& startedNodes);
+  // A multi-node replacement: one command per candidate, the first leading (command.h).
+  void startGroup(const provisioning::ClusterCaches& caches, const ClusterView& view,
+                  const Decision& decision, const std::string& capacityType,
+                  PassReport& report, runtime::Context& context,
+                  std::set<std::string>& startedNodes);
   // Emptiness timers: when each claim's node was last seen with pods.
   void observe(const ClusterView& view);
   std::optional<core::TimePoint> lastPodSeen(const std::string& claim);

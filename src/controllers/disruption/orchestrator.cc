@@ -58,6 +58,49 @@ bool applyNarrowing(Simulation& simulation, const Command& command) {
   return true;
 }
 
+// A command for `candidate`, launching, started now (to the second, as it is recorded).
+Command newCommand(const Candidate& candidate, const std::string& budget, core::TimePoint now) {
+  Command command;
+  command.reason = candidate.reason;
+  command.phase = kPhaseLaunching;
+  command.started = std::chrono::time_point_cast<std::chrono::seconds>(now);
+  command.budget = budget;
+  command.instanceTypes = candidate.instanceTypes;
+  command.capacityType = candidate.capacityType;
+  command.consolidationType = candidate.consolidationType;
+  return command;
+}
+
+// The simulation scope of `command` on `claim`: a lead's takes the pods of its whole group.
+provisioning::DisruptionScope commandScope(const ClusterView& view, const ClaimView& claim,
+                                           const Command& command) {
+  provisioning::DisruptionScope scope = disruptionScope(view, claim);
+  for (const auto& name : command.group) {
+    const ClaimView* member = view.claim(name);
+    if (member != nullptr && member->node != nullptr) {
+      scope.nodes.insert(member->node->metadata.name);
+      scope.excludedNodes.erase(member->node->metadata.name);
+    }
+  }
+  return scope;
+}
+
+// The candidate whose command creates `command`'s replacements (and whom they name).
+const std::string& owner(const ClaimView& claim, const Command& command) {
+  return command.lead.empty() ? claim.claim->metadata.name : command.lead;
+}
+
+// Whether a follower's lead still carries the command that will create their replacement.
+bool leadLaunching(const ClusterView& view, const Command& command) {
+  if (command.lead.empty()) {
+    return false;
+  }
+  const ClaimView* lead = view.claim(command.lead);
+  return lead != nullptr && !lead->deleting && lead->command &&
+         lead->command->started == command.started && lead->command->phase == kPhaseLaunching &&
+         lead->command->replacements == command.replacements;
+}
+
 }  // namespace
 
 Orchestrator::Orchestrator(kube::Client& client, cloud::CloudProvider& cloud,
@@ -102,14 +145,7 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
                       candidate.reason, pod, why));
     return Step::Blocked;
   }
-  Command command;
-  command.reason = candidate.reason;
-  command.phase = kPhaseLaunching;
-  command.started = std::chrono::time_point_cast<std::chrono::seconds>(clock_.now());
-  command.budget = budget;
-  command.instanceTypes = candidate.instanceTypes;
-  command.capacityType = candidate.capacityType;
-  command.consolidationType = candidate.consolidationType;
+  Command command = newCommand(candidate, budget, clock_.now());
   if (!applyNarrowing(*simulation, command)) {
     event(claim, runtime::EventType::Normal, "DisruptionBlocked",
           fmt::format("Cannot disrupt NodeClaim ({}): its pods now need {} new nodes, not the "
@@ -142,6 +178,102 @@ core::Result<Step> Orchestrator::start(const provisioning::ClusterCaches& caches
   // Recorded: whatever happens next, the command exists and counts against its budget; an
   // error here is retried by the next pass's resume.
   auto launched = launch(caches, view, claim, std::move(command));
+  if (!launched) {
+    return core::fail(launched.error());
+  }
+  return *launched == Step::Waiting ? Step::Advanced : *launched;
+}
+
+core::Result<Step> Orchestrator::startGroup(const provisioning::ClusterCaches& caches,
+                                            const ClusterView& view,
+                                            const std::vector<Candidate>& candidates,
+                                            const std::string& budget,
+                                            std::set<std::string>& startedNodes) {
+  if (candidates.empty()) {
+    return Step::Waiting;
+  }
+  const Candidate& first = candidates.front();
+  const ClaimView& lead = *first.view;
+  Command command = newCommand(first, budget, clock_.now());
+  std::vector<std::string> names{lead.claim->metadata.name};
+  for (size_t i = 1; i < candidates.size(); ++i) {
+    command.group.push_back(candidates[i].view->claim->metadata.name);
+    names.push_back(command.group.back());
+  }
+  provisioning::DisruptionScope scope = commandScope(view, lead, command);
+  for (const auto& node : startedNodes) {
+    if (!scope.nodes.count(node)) {
+      scope.excludedNodes.insert(node);
+    }
+  }
+  auto simulation = simulate(caches, scope, cloud_, options_.hashPolicy);
+  if (!simulation) {
+    return core::fail(simulation.error());
+  }
+  if (!simulation->unschedulable.empty()) {
+    const auto& [pod, why] = *simulation->unschedulable.begin();
+    event(lead, runtime::EventType::Normal, "DisruptionBlocked",
+          fmt::format("Cannot disrupt NodeClaims {} ({}): pod {} cannot be rescheduled: {}",
+                      joined(names), first.reason, pod, why));
+    return Step::Blocked;
+  }
+  if (simulation->replacements.size() != 1 || !applyNarrowing(*simulation, command)) {
+    event(lead, runtime::EventType::Normal, "DisruptionBlocked",
+          fmt::format("Cannot disrupt NodeClaims {} ({}): their pods now need {} new nodes, not "
+                      "the one consolidation decided on",
+                      joined(names), first.reason, simulation->replacements.size()));
+    return Step::Blocked;
+  }
+  command.replacements.push_back(
+      replacementName(lead.pool, lead.claim->metadata.uid, command.started, 0));
+  // Followers first: a crash before the lead's record leaves followers whose lead has no
+  // command, and they give up; nothing was created.
+  std::vector<std::pair<const ClaimView*, Command>> followers;
+  auto undo = [&]() {
+    for (const auto& [member, onRecord] : followers) {
+      (void)record(*member, std::nullopt, onRecord);
+    }
+  };
+  for (size_t i = 1; i < candidates.size(); ++i) {
+    Command follower = command;
+    follower.group.clear();
+    follower.lead = lead.claim->metadata.name;
+    auto recorded = record(*candidates[i].view, follower, std::nullopt);
+    if (!recorded || !*recorded) {
+      undo();
+      if (!recorded) {
+        return core::fail(recorded.error());
+      }
+      return Step::Waiting;
+    }
+    followers.emplace_back(candidates[i].view, std::move(follower));
+  }
+  auto recorded = record(lead, command, std::nullopt);
+  if (!recorded || !*recorded) {
+    undo();
+    if (!recorded) {
+      return core::fail(recorded.error());
+    }
+    return Step::Waiting;
+  }
+  for (const Candidate& c : candidates) {
+    if (c.view->node != nullptr) {
+      startedNodes.insert(c.view->node->metadata.name);
+    }
+  }
+  decisions_.with(decisionLabels(command)).inc();
+  event(lead, runtime::EventType::Normal, "DisruptionLaunching",
+        fmt::format("Launching 1 replacement for NodeClaims {} ({}: {}): {}", joined(names),
+                    first.reason, first.why, joined(simulation->summaries)));
+  // Recorded: from here on every step is the resume's; errors are retried by the next pass.
+  auto launched = launch(caches, view, lead, command);
+  for (const auto& [member, follower] : followers) {
+    Command next = follower;
+    next.phase = kPhaseReplacing;
+    if (taint(*member, true)) {
+      (void)record(*member, next, follower);
+    }
+  }
   if (!launched) {
     return core::fail(launched.error());
   }
@@ -194,18 +326,22 @@ core::Result<Step> Orchestrator::launch(const provisioning::ClusterCaches& cache
   for (size_t i = 0; i < command.replacements.size(); ++i) {
     const std::string& name = command.replacements[i];
     const ClaimView* existing = view.claim(name);
-    if (existing != nullptr && existing->replaces != claim.claim->metadata.name) {
+    if (existing != nullptr && existing->replaces != owner(claim, command)) {
       return giveUp(claim, command, "NodeClaim " + name + " exists but replaces something else");
     }
     if (existing == nullptr && !recentlyCreated(name)) {
       missing.push_back(i);
     }
   }
-  if (!missing.empty()) {
+  // A follower creates nothing: its lead does, while it still carries the command.
+  if (!missing.empty() && !command.lead.empty() && !leadLaunching(view, command)) {
+    return giveUp(claim, command, "its lead " + command.lead + " no longer carries the command");
+  }
+  if (!missing.empty() && command.lead.empty()) {
     // Simulated again, as when the command started: the same pods give the same replacements,
     // in the same order, and the missing ones are created under the names recorded for them.
     // Anything else means the cluster moved on: the command is given up and started afresh.
-    auto simulation = plan(caches, view, claim, disruptionScope(view, claim));
+    auto simulation = plan(caches, view, claim, commandScope(view, claim, command));
     if (!simulation) {
       return core::fail(simulation.error());
     }
@@ -260,12 +396,12 @@ core::Result<Step> Orchestrator::awaitReplacements(const ClusterView& view, cons
   for (const auto& name : command.replacements) {
     const ClaimView* replacement = view.claim(name);
     if (replacement == nullptr) {
-      if (recentlyCreated(name)) {
+      if (recentlyCreated(name) || leadLaunching(view, command)) {
         continue;
       }
       return giveUp(claim, command, "replacement " + name + " is gone");
     }
-    if (replacement->replaces != claim.claim->metadata.name) {
+    if (replacement->replaces != owner(claim, command)) {
       return giveUp(claim, command, "NodeClaim " + name + " exists but replaces something else");
     }
     if (replacement->deleting) {

@@ -50,6 +50,14 @@ class Orchestrator {
   core::Result<Step> start(const provisioning::ClusterCaches& caches, const ClusterView& view,
                            const Candidate& candidate, const std::string& budget,
                            std::set<std::string>& startedNodes);
+  // Starts a multi-node replacement: the pods of every candidate onto the rest of the cluster
+  // plus the one new node consolidation decided on (command.h's lead and followers). The
+  // followers' commands are recorded first, then the lead's; the lead creates the replacement.
+  // Blocked when the pods now need other than one new node. Candidates share reason and
+  // decision fields; the first is the lead.
+  core::Result<Step> startGroup(const provisioning::ClusterCaches& caches, const ClusterView& view,
+                                const std::vector<Candidate>& candidates,
+                                const std::string& budget, std::set<std::string>& startedNodes);
   // Tells the claim's NodeClaim and Node why consolidation leaves it (an Unconsolidatable
   // event; the recorder folds repeats into one).
   void unconsolidatable(const ClaimView& claim, const std::string& why);

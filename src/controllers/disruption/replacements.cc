@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "controllers/provisioning/nodeclaim_factory.h"
+#include "controllers/provisioning/pending_pods.h"
 
 namespace nodewright::controllers::disruption {
 
@@ -36,6 +37,7 @@ Simulation simulateOn(const provisioning::ClusterSnapshot& snapshot, const Types
   const auto results = provisioning::scheduling::schedule(snapshot.input(types));
   out.onExisting = results.existingNodes.size();
   out.unschedulable = results.errors;
+  out.moves = results.existingNodes;
   for (const auto& planned : results.newNodeClaims) {
     auto pool = snapshot.nodePools().find(planned.nodePool);
     if (pool == snapshot.nodePools().end()) {
@@ -46,6 +48,10 @@ Simulation simulateOn(const provisioning::ClusterSnapshot& snapshot, const Types
         planned.instanceTypes.empty() ? std::string("?") : planned.instanceTypes.front();
     out.summaries.push_back(fmt::format("{} for {} pods (cheapest {}, ${:.4f}/h)", planned.nodePool,
                                         planned.pods.size(), cheapest, planned.cheapestPrice));
+    for (const api::corev1::Pod* pod : planned.pods) {
+      out.moves[provisioning::podKey(*pod)] =
+          fmt::format("a new {} node (cheapest {})", planned.nodePool, cheapest);
+    }
   }
   return out;
 }

@@ -1,6 +1,8 @@
 #include "controllers/nodeclaim/controllers.h"
 
 #include "api/core/pod.h"
+#include "api/karpenter/nodepool.h"
+#include "api/karpenter/well_known.h"
 
 namespace nodewright::controllers::nodeclaim {
 namespace {
@@ -26,7 +28,10 @@ Controllers::Controllers(runtime::Manager& manager, cloud::CloudProvider& cloud,
       drainer_(manager.client(), manager.clock(), &manager.events(), metrics_, options_),
       lifecycle_(manager.client(), cloud, manager.informerFor<api::corev1::Node>().cache(),
                  manager.clock(), &manager.events(), metrics_, drainer_, options_),
-      nodes_(manager.client(), manager.informerFor<NodeClaim>().cache(), &manager.events()) {}
+      nodes_(manager.client(), manager.informerFor<NodeClaim>().cache(), &manager.events()),
+      consolidatable_(manager.client(), manager.informerFor<NodeClaim>().cache(),
+                      manager.informerFor<api::karpenter::NodePool>().cache(),
+                      manager.informerFor<api::corev1::Pod>().cache(), manager.clock()) {}
 
 std::unique_ptr<Controllers> setup(runtime::Manager& manager, cloud::CloudProvider& cloud,
                                    Options options) {
@@ -58,6 +63,29 @@ std::unique_ptr<Controllers> setup(runtime::Manager& manager, cloud::CloudProvid
   });
 
   manager.addController(NodeController::kName, controllers->nodes()).watchFor(nodes);
+
+  runtime::Controller& consolidatable =
+      manager.addController(ConsolidatableController::kName, controllers->consolidatable());
+  consolidatable.watchFor(claims);
+  consolidatable.watchMapped(pods, [&claims](const api::Object& object) {
+    const auto* pod = object.as<api::corev1::Pod>();
+    if (pod == nullptr || pod->spec.nodeName.empty()) {
+      return std::vector<runtime::Request>{};
+    }
+    return requestsFor(claims.cache().byIndex(kube::kByNodeName, pod->spec.nodeName), false);
+  });
+  // consolidateAfter changed: every claim of the pool.
+  consolidatable.watchMapped(
+      manager.informerFor<api::karpenter::NodePool>(), [&claims](const api::Object& object) {
+        std::vector<api::Object> members;
+        for (const api::Object& claim : claims.cache().list()) {
+          auto it = claim.metadata().labels.find(api::karpenter::kNodePoolLabel);
+          if (it != claim.metadata().labels.end() && it->second == object.metadata().name) {
+            members.push_back(claim);
+          }
+        }
+        return requestsFor(members, false);
+      });
   return controllers;
 }
 

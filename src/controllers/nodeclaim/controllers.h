@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cloud/cloud_provider.h"
+#include "controllers/nodeclaim/consolidatable_controller.h"
 #include "controllers/nodeclaim/drain.h"
 #include "controllers/nodeclaim/lifecycle_controller.h"
 #include "controllers/nodeclaim/metrics.h"
@@ -22,6 +23,7 @@ class Controllers {
 
   LifecycleController& lifecycle() { return lifecycle_; }
   NodeController& nodes() { return nodes_; }
+  ConsolidatableController& consolidatable() { return consolidatable_; }
 
  private:
   const Options options_;
@@ -29,11 +31,13 @@ class Controllers {
   Drainer drainer_;
   LifecycleController lifecycle_;
   NodeController nodes_;
+  ConsolidatableController consolidatable_;
 };
 
 // Registers the controllers with `manager` (before manager.run()): NodeClaims are reconciled
 // on their own events, on their Node's (by provider ID) and, while terminating, on the events
-// of the pods bound to their Node. Metrics go to manager.metrics(), time is manager.clock(),
+// of the pods bound to their Node. The Consolidatable condition follows the pods of a claim's
+// Node and its NodePool's consolidateAfter. Metrics go to manager.metrics(), time is manager.clock(),
 // events go through manager.events(). `cloud` must outlive the returned object.
 [[nodiscard]] std::unique_ptr<Controllers> setup(runtime::Manager& manager,
                                                  cloud::CloudProvider& cloud, Options options = {});

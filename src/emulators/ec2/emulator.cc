@@ -10,6 +10,7 @@
 #include "aws/xml.h"
 #include "core/log.h"
 #include "emulators/ec2/pricing.h"
+#include "emulators/ec2/sqs.h"
 #include "emulators/ec2/ssm.h"
 #include "emulators/ec2/state.h"
 #include "emulators/engine/state_file.h"
@@ -121,7 +122,8 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
     : clock_(clock),
       options_(std::move(options)),
       engine_(clock, options_.engine),
-      catalog_(std::move(options_.catalog)) {
+      catalog_(std::move(options_.catalog)),
+      sqs_(engine_.time()) {
   // AWS's published buckets (EC2 API request throttling), per caller.
   for (const auto& [bucketClass, limits] : aws::ec2BucketLimits()) {
     engine_.throttle().define(bucketClass, {limits.size, limits.refillPerSecond});
@@ -135,6 +137,9 @@ Ec2Emulator::Ec2Emulator(const core::Clock& clock, Ec2EmulatorOptions options)
   addInterfaceActions(actions_);
   addCapacityReservationActions(actions_);
   addPlacementGroupActions(actions_);
+  if (options_.interruptions) {
+    interrupter_.setFault(options_.interruptions);
+  }
 }
 
 std::string Ec2Emulator::nextRequestId() {
@@ -155,10 +160,23 @@ http::Response Ec2Emulator::serve(const http::Request& request) {
       engine_.stats().recordRequest("admin", identity.error().code);
       return ec2Error(identity.error(), requestId);
     }
+    std::string_view path = request.path;
+    if (path.ends_with('/')) {
+      path.remove_suffix(1);
+    }
+    if (path == "/admin/faults") {
+      return serveAdminFaults(request);
+    }
     return std::move(*engine_.admin().serve(request));
   }
   if (request.header("x-amz-target").starts_with(kSsmTargetPrefix)) {
     return serveSsmRequest(request, requestId);
+  }
+  if (request.header("x-amz-target").starts_with(kSqsTargetPrefix)) {
+    return serveSqsRequest(request, requestId, /*json=*/true);
+  }
+  if (isSqsQueryRequest(request)) {
+    return serveSqsRequest(request, requestId, /*json=*/false);
   }
   if (request.header("x-amz-target").starts_with(kPricingTargetPrefix)) {
     return servePricingRequest(request, requestId, authenticate(request, "pricing"), engine_,
@@ -268,6 +286,65 @@ http::Response Ec2Emulator::serveSsmRequest(const http::Request& request,
   return r;
 }
 
+http::Response Ec2Emulator::serveAdminFaults(const http::Request& request) {
+  auto problem = [](std::string message) {
+    http::Response r;
+    r.status = 400;
+    r.body = api::dumpJson(api::Json{{"message", std::move(message)}});
+    return r;
+  };
+  const bool put = request.method == "PUT" || request.method == "POST";
+  std::optional<InterruptionFault> interruptions;
+  http::Request forwarded = request;
+  if (put) {
+    api::Json body = api::Json::parse(request.body, nullptr, false);
+    if (body.is_object() && body.contains("interruptions")) {
+      // Checked before the engine's part changes anything, so a bad body changes nothing.
+      auto parsed = parseInterruptionFault(body["interruptions"]);
+      if (!parsed) {
+        return problem(parsed.error().message());
+      }
+      interruptions = std::move(*parsed);
+      body.erase("interruptions");
+      forwarded.body = api::dumpJson(body);
+    }
+  }
+  http::Response response = std::move(*engine_.admin().serve(forwarded));
+  if (response.status != 200) {
+    return response;
+  }
+  if (put) {
+    interrupter_.setFault(interruptions);  // a PUT replaces the whole configuration
+  }
+  if (auto current = interrupter_.fault()) {
+    api::Json body = api::Json::parse(response.body, nullptr, false);
+    if (body.is_object()) {
+      body["interruptions"] = toJson(*current);
+      response.body = api::dumpJson(body);
+    }
+  }
+  return response;
+}
+
+http::Response Ec2Emulator::serveSqsRequest(const http::Request& request,
+                                            const std::string& requestId, bool json) {
+  auto fail = [&](const aws::ApiError& error) {
+    engine_.stats().recordRequest("sqs:(unauthenticated)", error.code);
+    return json ? sqsJsonError(error, requestId) : sqsQueryError(error, requestId);
+  };
+  if (request.method != "POST" && (json || request.method != "GET")) {
+    return fail({"UnsupportedProtocol", "Use POST.", 400});  // GUESS: code
+  }
+  auto identity = authenticate(request, "sqs");
+  if (!identity) {
+    return fail(identity.error());
+  }
+  SqsReply reply = json ? serveSqsJson(sqs_, request, world_.accountId, requestId)
+                        : serveSqsQuery(sqs_, request, world_.accountId, requestId);
+  engine_.stats().recordRequest("sqs:" + reply.operation, reply.errorCode);
+  return std::move(reply.response);
+}
+
 http::Response Ec2Emulator::tooLarge(size_t limit) const {
   // GUESS: the code; EC2 documents no limit for Query request bodies.
   return ec2Error({"RequestEntityTooLarge",
@@ -298,6 +375,7 @@ core::Result<std::unique_ptr<Ec2Server>> Ec2Server::start(const core::Clock& clo
     return core::fail(http.error());
   }
   server->server_ = std::move(*http);
+  emu->interrupter().start();
   if (const std::string& file = emu->options().stateFile; !file.empty()) {
     server->saver_ =
         std::make_unique<StateSaver>(emu->engine().clock(), file,
@@ -322,6 +400,9 @@ std::string Ec2Server::url() const {
 }
 
 void Ec2Server::stop() {
+  emulator_->interrupter().stop();
+  // Long polls return at once, so the server's connection threads can finish.
+  emulator_->sqs().shutdown();
   if (server_) {
     server_->stop();
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "aws/sigv4.h"
@@ -11,6 +12,8 @@
 #include "core/error.h"
 #include "emulators/ec2/action.h"
 #include "emulators/ec2/catalog.h"
+#include "emulators/ec2/interruptions.h"
+#include "emulators/ec2/sqs_queues.h"
 #include "emulators/ec2/world.h"
 #include "emulators/engine/engine.h"
 #include "emulators/engine/state_saver.h"
@@ -37,6 +40,8 @@ struct Ec2EmulatorOptions {
   // existing file is restored at start (a file that cannot be used fails the start and is left
   // as it is); the server saves it about a second after changes and once more on stop().
   std::string stateFile{};
+  // The interruptions fault at start (interruptions.h); PUT /admin/faults replaces it.
+  std::optional<InterruptionFault> interruptions{};
 };
 
 // Thread-safe: the HTTP server calls serve() from one thread per connection.
@@ -54,6 +59,11 @@ class Ec2Emulator {
   const World& world() const { return world_; }
   const Catalog& catalog() const { return catalog_; }
   const Ec2EmulatorOptions& options() const { return options_; }
+  // The SQS queues (sqs.h) this endpoint serves beside EC2; in memory only, not in the state
+  // file (a restart loses queued messages, as a restarted emulator's clients would expect).
+  SqsQueues& sqs() { return sqs_; }
+  // Carries out the interruptions fault; its thread runs while an Ec2Server serves.
+  Interrupter& interrupter() { return interrupter_; }
 
   // The document a state file holds (state.h), as of now.
   core::Result<api::Json> saveState();
@@ -72,6 +82,11 @@ class Ec2Emulator {
                                                     std::string_view service) const;
   http::Response serveEc2(const http::Request& request, const std::string& requestId);
   http::Response serveSsmRequest(const http::Request& request, const std::string& requestId);
+  // /admin/faults with the interruptions fault: the engine's faults go to the engine, the
+  // "interruptions" key to the interrupter.
+  http::Response serveAdminFaults(const http::Request& request);
+  http::Response serveSqsRequest(const http::Request& request, const std::string& requestId,
+                                 bool json);
   std::string nextRequestId();
 
   const core::Clock& clock_;
@@ -82,6 +97,8 @@ class Ec2Emulator {
   std::mutex ssmMu_;  // guards world_.ssmParameters and ssmVersions for SSM requests
   std::atomic<uint64_t> ssmChanges_{0};
   ActionTable actions_;
+  SqsQueues sqs_;
+  Interrupter interrupter_{*this};  // last: its thread uses the members above
 };
 
 // An emulator behind an HTTP server on a loopback port, for `nodewright emulate ec2`, tests and

@@ -345,10 +345,29 @@ INSTANTIATE_TEST_SUITE_P(
                     kCluster,
                     [](Json& j) {
                       Json& frontends = j["spec"]["networkSpec"]["apiServerLB"]["frontendIPs"];
-                      frontends.push_back(Json{{"name", "second"}, {"privateIP", "10.0.0.9"}});
+                      frontends.push_back(
+                          Json{{"name", "second"}, {"publicIP", {{"name", "pip-second"}}}});
                     },
-                    {"spec.networkSpec.apiServerLB.frontendIPs: Invalid value: 2: API Server "
-                     "Load balancer should have 1 Frontend IP"}},
+                    {"spec.networkSpec.apiServerLB.frontendIPConfigs: Invalid value: 2: API "
+                     "Server Load balancer should have 1 Frontend IP"}},
+        InvalidCase{"ClusterApiServerPrivateFrontendOutsideControlPlaneSubnet",
+                    kCluster,
+                    [](Json& j) {
+                      Json& frontends = j["spec"]["networkSpec"]["apiServerLB"]["frontendIPs"];
+                      frontends.push_back(Json{{"name", "ilb"}, {"privateIP", "192.168.9.9"}});
+                    },
+                    {"spec.networkSpec.apiServerLB.frontendIPConfigs[0].privateIP: Invalid "
+                     "value: \"192.168.9.9\": Internal LB IP address needs to be in control "
+                     "plane subnet range ([10.0.0.0/16])"}},
+        InvalidCase{"ClusterApiServerZoneOutOfRange",
+                    kPrivate,
+                    [](Json& j) {
+                      j["spec"]["networkSpec"]["apiServerLB"]["availabilityZones"] =
+                          Json::array({"1", "4"});
+                    },
+                    {"spec.networkSpec.apiServerLB.availabilityZones[1]: Invalid value: \"4\": "
+                     "spec.networkSpec.apiServerLB.availabilityZones[1] in body should match "
+                     "'^[1-3]$'"}},
         InvalidCase{"ClusterControlPlaneOutboundOnPublicCluster",
                     kCluster,
                     [](Json& j) {
@@ -366,9 +385,9 @@ INSTANTIATE_TEST_SUITE_P(
                       frontend["publicIP"] = Json{{"name", "pip-private"}};
                       frontend["privateIP"] = "10.0.2.100";
                     },
-                    {"spec.networkSpec.apiServerLB.frontendIPs[0].publicIP: Forbidden: Internal "
-                     "Load Balancers cannot have a Public IP",
-                     "spec.networkSpec.apiServerLB.frontendIPs[0].privateIP: Invalid value: "
+                    {"spec.networkSpec.apiServerLB.frontendIPConfigs[0].publicIP: Forbidden: "
+                     "Internal Load Balancers cannot have a Public IP",
+                     "spec.networkSpec.apiServerLB.frontendIPConfigs[0].privateIP: Invalid value: "
                      "\"10.0.2.100\": Internal LB IP address needs to be in control plane subnet "
                      "range ([10.0.0.0/24])"}},
         InvalidCase{"ClusterBastionTunnelingOnBasicSku",
