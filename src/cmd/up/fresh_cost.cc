@@ -1,0 +1,58 @@
+#include "cmd/up/fresh_cost.h"
+
+#include <sstream>
+
+#include "api/core/node.h"
+#include "api/karpenter/hashing.h"
+#include "api/karpenter/well_known.h"
+#include "cmd/inspect.h"
+#include "controllers/disruption/replacements.h"
+
+namespace nodewright::cmd::up {
+
+core::Result<FreshCost> freshProvisioningCost(const std::string& kubeconfig,
+                                              const std::string& nodePool,
+                                              const api::Registry& registry) {
+  InspectFlags flags;
+  flags.kubeconfig = kubeconfig;
+  std::istringstream in;
+  std::ostringstream out;
+  std::ostringstream err;
+  Context ctx{in, out, err, registry};
+  auto opened = Inspection::open(flags, ctx);
+  if (!opened) {
+    return core::fail(core::Error::internal("opening the cluster: " + err.str()));
+  }
+  Inspection& inspection = **opened;
+  if (auto loaded = inspection.load(); !loaded) {
+    return core::fail(loaded.error());
+  }
+  controllers::provisioning::DisruptionScope scope;
+  for (const api::Object& object : inspection.caches().nodes->list()) {
+    const auto* node = object.as<api::corev1::Node>();
+    if (node == nullptr) {
+      continue;
+    }
+    auto pool = node->metadata.labels.find(api::karpenter::kNodePoolLabel);
+    if (pool != node->metadata.labels.end() && pool->second == nodePool) {
+      scope.nodes.insert(node->metadata.name);
+    }
+  }
+  auto simulation = controllers::disruption::simulate(
+      inspection.caches(), scope, inspection.cloud(), api::karpenter::defaultHashPolicy());
+  if (!simulation) {
+    return core::fail(simulation.error());
+  }
+  if (!simulation->unschedulable.empty()) {
+    const auto& [pod, why] = *simulation->unschedulable.begin();
+    return core::fail(core::Error::internal("pod " + pod + " fits nowhere: " + why));
+  }
+  FreshCost cost;
+  cost.perHour = simulation->price;
+  cost.pods = simulation->pods;
+  cost.onOtherNodes = simulation->onExisting;
+  cost.summaries = simulation->summaries;
+  return cost;
+}
+
+}  // namespace nodewright::cmd::up
