@@ -3,10 +3,12 @@
 #include <sstream>
 
 #include "api/core/node.h"
+#include "api/karpenter/nodeclaim.h"
 #include "api/karpenter/hashing.h"
 #include "api/karpenter/well_known.h"
 #include "cmd/inspect.h"
 #include "controllers/disruption/replacements.h"
+#include "kube/cache.h"
 
 namespace nodewright::cmd::up {
 
@@ -27,6 +29,25 @@ core::Result<FreshCost> freshProvisioningCost(const std::string& kubeconfig,
   if (auto loaded = inspection.load(); !loaded) {
     return core::fail(loaded.error());
   }
+  // From nothing: the pool's NodeClaims neither offer room nor count against its limits (the
+  // scheduler charges each new claim the capacity of its largest type against the limits, as
+  // upstream, so the claims being replaced would leave the fresh pool only small types).
+  std::vector<api::Object> otherClaims;
+  for (const api::Object& object : inspection.caches().nodeClaims->list()) {
+    const auto* claim = object.as<api::karpenter::NodeClaim>();
+    if (claim == nullptr) {
+      continue;
+    }
+    auto pool = claim->metadata.labels.find(api::karpenter::kNodePoolLabel);
+    if (pool == claim->metadata.labels.end() || pool->second != nodePool) {
+      otherClaims.push_back(object);
+    }
+  }
+  kube::Cache claims;
+  claims.replace(std::move(otherClaims));
+  controllers::provisioning::ClusterCaches caches = inspection.caches();
+  caches.nodeClaims = &claims;
+
   controllers::provisioning::DisruptionScope scope;
   for (const api::Object& object : inspection.caches().nodes->list()) {
     const auto* node = object.as<api::corev1::Node>();
@@ -39,7 +60,7 @@ core::Result<FreshCost> freshProvisioningCost(const std::string& kubeconfig,
     }
   }
   auto simulation = controllers::disruption::simulate(
-      inspection.caches(), scope, inspection.cloud(), api::karpenter::defaultHashPolicy());
+      caches, scope, inspection.cloud(), api::karpenter::defaultHashPolicy());
   if (!simulation) {
     return core::fail(simulation.error());
   }
