@@ -19,8 +19,9 @@
 // points while it consolidates, and restarted each time. The points are counted in
 // disruption writes, not time: after each restart the test waits for a random number (1 to 4)
 // of changes to the NodeClaims' disruption state (a command recorded or advanced, a
-// replacement created or launched, a candidate deleted) and then kills. When a round's
-// consolidation has settled, the Deployment is scaled from 8 to 30 and back to start another.
+// replacement created or launched, a candidate deleted) and then kills. Each round scales the
+// Deployment from 8 to 30 pods (on nodes of at most 4 CPUs) and back; when its consolidation
+// has settled, another round starts.
 // At the end the pool's bill is within 10% of provisioning 8 pods from nothing, each NodeClaim
 // was launched once, and no machine is left without a NodeClaim.
 namespace nodewright::e2e {
@@ -97,6 +98,11 @@ TEST(ConsolidationCrashSafety, KilledTwentyTimesWhileConsolidatingTheClusterConv
   cluster.startControllerProcess(flags);
   cluster.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
   cluster.kubectl({"apply", "-f", testdata("consolidation_nodepool.yaml")});
+  // Nodes of at most 4 CPUs: 30 pods take about ten, so that each round's consolidation has
+  // several nodes to take apart, and several writes to be killed after.
+  cluster.kubectl({"patch", "nodepool", "default", "--type", "json", "-p",
+                   R"([{"op": "replace", "path": "/spec/template/spec/requirements/3/values",)"
+                   R"( "value": ["5"]}])"});
   cluster.kubectl({"apply", "-f", testdata("consolidation_workload.yaml")});
   ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 8); }, 120s));
   const double fresh = cluster.costPerHour(cluster.nodeClaims());

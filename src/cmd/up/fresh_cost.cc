@@ -1,9 +1,11 @@
 #include "cmd/up/fresh_cost.h"
 
+#include <memory>
 #include <sstream>
 
 #include "api/core/node.h"
 #include "api/karpenter/nodeclaim.h"
+#include "api/karpenter/nodepool.h"
 #include "api/karpenter/hashing.h"
 #include "api/karpenter/well_known.h"
 #include "cmd/inspect.h"
@@ -29,9 +31,10 @@ core::Result<FreshCost> freshProvisioningCost(const std::string& kubeconfig,
   if (auto loaded = inspection.load(); !loaded) {
     return core::fail(loaded.error());
   }
-  // From nothing: the pool's NodeClaims neither offer room nor count against its limits (the
+  // From nothing: the pool's NodeClaims offer no room, and its limits are left out. The
   // scheduler charges each new claim the capacity of its largest type against the limits, as
-  // upstream, so the claims being replaced would leave the fresh pool only small types).
+  // upstream; the provisioner recovers from that over several batches as claims launch, but one
+  // simulation of a whole pool's pods would leave its later claims no type at all.
   std::vector<api::Object> otherClaims;
   for (const api::Object& object : inspection.caches().nodeClaims->list()) {
     const auto* claim = object.as<api::karpenter::NodeClaim>();
@@ -45,8 +48,22 @@ core::Result<FreshCost> freshProvisioningCost(const std::string& kubeconfig,
   }
   kube::Cache claims;
   claims.replace(std::move(otherClaims));
+  std::vector<api::Object> unlimited;
+  for (const api::Object& object : inspection.caches().nodePools->list()) {
+    const auto* pool = object.as<api::karpenter::NodePool>();
+    if (pool == nullptr || pool->metadata.name != nodePool) {
+      unlimited.push_back(object);
+      continue;
+    }
+    auto copy = std::make_shared<api::karpenter::NodePool>(*pool);
+    copy->spec.limits.clear();
+    unlimited.push_back(api::Object(&object.info(), std::move(copy)));
+  }
+  kube::Cache pools;
+  pools.replace(std::move(unlimited));
   controllers::provisioning::ClusterCaches caches = inspection.caches();
   caches.nodeClaims = &claims;
+  caches.nodePools = &pools;
 
   controllers::provisioning::DisruptionScope scope;
   for (const api::Object& object : inspection.caches().nodes->list()) {

@@ -9,7 +9,8 @@
 // The yardstick of the demo's consolidation: what provisioning the pods of a NodePool's nodes
 // would cost from nothing. It runs the disruption simulation (the provisioning scheduler, as
 // the controller runs it) with every node of the pool gone, through the same read-only view
-// `nodewright disruption plan` uses, and prices each new NodeClaim at its cheapest type.
+// `nodewright disruption plan` uses, and prices each new NodeClaim at its cheapest type. The
+// pool's own NodeClaims and its limits are left out: it is priced as if empty.
 namespace nodewright::cmd::up {
 
 struct FreshCost {
