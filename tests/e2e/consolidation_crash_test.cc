@@ -174,6 +174,12 @@ TEST(ConsolidationCrashSafety, KilledTwentyTimesWhileConsolidatingTheClusterConv
     EXPECT_EQ(count, 1) << "NodeClaim " << claim << " was launched " << count << " times";
   }
 
+  // No creating request was made twice under one client token (the idempotency token of a
+  // NodeClaim's launch), terminated instances long forgotten by the emulator included.
+  const auto duplicates = cluster.emulator()->emulator().engine().stats().duplicateTokens();
+  EXPECT_TRUE(duplicates.empty()) << duplicates.size() << " client tokens created twice, first "
+                                  << duplicates.front();
+
   std::string where;
   for (const auto& [phase, n] : killsIn) {
     where += " " + phase + "=" + std::to_string(n);
