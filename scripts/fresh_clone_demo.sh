@@ -97,7 +97,12 @@ start_up --demo
 await_line "$work/up.log" "nodewright is ready" "$up_pid" "$demo_timeout"
 echo "ready after $((SECONDS - started)) s (build included): $(grep '^nodewright is ready' "$work/up.log")"
 await_line "$work/up.log" "demo complete" "$up_pid" "$demo_timeout"
-sed -n '/^demo: /p; /^  nodes /p; /^  cost per hour /p; /^  drift /p; /^  azure /p; /^demo complete/p' "$work/up.log"
+sed -n '/^demo: /p; /^  nodes /p; /^  cost per hour /p; /^  drift /p; /^  consolidation /p; /^  azure /p; /^demo complete/p' "$work/up.log"
+# The demo ends on a bill no higher than fresh provisioning of its pods would give.
+bill=$(sed -n 's/^  consolidation .*-> \$\([0-9.]*\)\/h; fresh provisioning of the same pods: \$\([0-9.]*\)\/h$/\1 \2/p' "$work/up.log")
+[ -n "$bill" ] || fail "the demo summary gives no consolidation bill beside fresh provisioning"
+awk -v b="$bill" 'BEGIN { split(b, x, " "); exit !(x[1] <= x[2] + 1e-9) }' ||
+  fail "the demo ends at \$${bill% *}/h, above fresh provisioning's \$${bill#* }/h"
 check_inventory "$work/before.txt"
 echo "peak memory of the up process during the demo: $(awk '/VmHWM/ {print $2, $3}' "/proc/$up_pid/status")"
 stop_up

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
+#include "api/core/pod.h"
 #include "api/core/policy.h"
 #include "api/karpenter/hashing.h"
 #include "cmd/command.h"
@@ -17,16 +18,20 @@
 #include "controllers/disruption/candidates.h"
 #include "controllers/disruption/consolidation.h"
 #include "controllers/disruption/replacements.h"
+#include "kube/cache.h"
 
 // `nodewright disruption plan`: a dry run of one disruption pass. It takes the candidates in
 // the controller's order and decides each as the controller would now: the pool's budget room
 // (each disruption planned before it uses one unit of its pool's room), then a scheduling
 // simulation of its pods with the nodes planned before it gone. It lists the commands already
 // in flight too. It writes nothing. Unlike the running controller it cannot know when an empty
-// node last had pods, so it counts emptiness from initialization. Then the consolidation decision
-// a pass would take now (one per pass, as the controller decides), with its savings and where
-// each pod would go, and why a PodDisruptionBudget, do-not-disrupt or the simulation keeps a
-// node (the controller's Unconsolidatable events).
+// node last had pods, so it counts emptiness from initialization. Then every consolidation
+// decision a run of passes would take (one per pass, as the controller decides), each with its
+// savings and where each pod would go, and why a PodDisruptionBudget, do-not-disrupt or the
+// simulation keeps a node (the controller's Unconsolidatable events). Each decision after the
+// first is made over the cluster the earlier ones leave: their candidates gone and their pods
+// where they moved. A pod moved to a new node leaves with it, and the new node takes no pods in
+// later decisions, so the list may stop short of what the controller finds once it is up.
 namespace nodewright::cmd {
 namespace {
 
@@ -89,9 +94,66 @@ std::vector<PlanEntry> plan(Inspection& in, const ClusterView& view, const Candi
   return entries;
 }
 
+// Enough for any cluster a person reads the plan of; each decision is one more simulation.
+constexpr size_t kMaxPlannedDecisions = 50;
+
+// Copies of the inspected pods, nodes and NodeClaims that planned decisions are carried out on.
+class PlannedCluster {
+ public:
+  explicit PlannedCluster(const controllers::provisioning::ClusterCaches& from) : caches_(from) {
+    pods_.replace(from.pods->list());
+    nodes_.replace(from.nodes->list());
+    claims_.replace(from.nodeClaims->list());
+    caches_.pods = &pods_;
+    caches_.nodes = &nodes_;
+    caches_.nodeClaims = &claims_;
+  }
+  const controllers::provisioning::ClusterCaches& caches() const { return caches_; }
+
+  // As if `decision` had been carried out: its candidates' NodeClaims and Nodes are gone, each
+  // pod it moves to a node is bound there, and the rest of their pods are gone.
+  void apply(const Decision& decision) {
+    std::set<std::string> moved;
+    for (const auto& [key, destination] : decision.moves) {
+      auto pod = pods_.get(key);
+      if (!pod || !nodes_.get(destination)) {
+        pods_.erase(key);
+        continue;
+      }
+      auto bound = std::make_shared<api::corev1::Pod>(*pod->as<api::corev1::Pod>());
+      bound->spec.nodeName = destination;
+      pods_.upsert(api::Object(&pod->info(), std::move(bound)));
+      moved.insert(key);
+    }
+    for (const ConsolidationCandidate& c : decision.candidates) {
+      const std::string& node = c.view->node->metadata.name;
+      for (const api::Object& pod : pods_.byIndex(kube::kByNodeName, node)) {
+        if (!moved.contains(kube::keyOf(pod))) {
+          pods_.erase(kube::keyOf(pod));
+        }
+      }
+      nodes_.erase(node);
+      claims_.erase(c.name());
+    }
+  }
+
+ private:
+  kube::Cache pods_, nodes_, claims_;
+  controllers::provisioning::ClusterCaches caches_;
+};
+
 struct ConsolidationPlan {
-  std::optional<Decision> decision;
-  std::vector<Unconsolidatable> kept;
+  // Every view a decision was made over: the decisions point into them.
+  std::vector<std::unique_ptr<ClusterView>> views;
+  std::vector<Decision> decisions;
+  std::vector<Unconsolidatable> kept;  // why the first pass keeps nodes
+  double savings() const {
+    double total = 0;
+    for (const Decision& d : decisions) {
+      total += d.savings();
+    }
+    return total;
+  }
 };
 
 ConsolidationPlan planConsolidation(Inspection& in, const ClusterView& view, core::TimePoint now) {
@@ -101,27 +163,39 @@ ConsolidationPlan planConsolidation(Inspection& in, const ClusterView& view, cor
     pdbs = std::move(*listed);
   }
   const TypesByPool types = destinationTypes(view.pools(), in.cloud());
-  CandidateInput input;
-  input.view = &view;
-  input.caches = &in.caches();
-  input.pdbs = &pdbs;
-  input.types = &types;
-  input.now = now;
-  // No lastPodSeen: the claims' Consolidatable condition and lastPodEventTime tell.
-  const ConsolidationCandidates candidates = findConsolidationCandidates(input);
-  for (const Unconsolidatable& u : candidates.excluded) {
-    if (keptByProtection(u)) {
-      out.kept.push_back(u);
+  PlannedCluster cluster(in.caches());
+  while (out.decisions.size() < kMaxPlannedDecisions) {
+    const ClusterView& current = *out.views.emplace_back(std::make_unique<ClusterView>(
+        cluster.caches()));
+    CandidateInput input;
+    input.view = &current;
+    input.caches = &cluster.caches();
+    input.pdbs = &pdbs;
+    input.types = &types;
+    input.now = now;
+    // No lastPodSeen: the claims' Consolidatable condition and lastPodEventTime tell.
+    const ConsolidationCandidates candidates = findConsolidationCandidates(input);
+    Consolidator consolidator(cluster.caches(), current, types, in.clock(), ConsolidationOptions{});
+    const Room room = [&](const std::string& pool, const std::string& reason) {
+      auto budget = poolBudget(current, pool, reason, now);
+      return budget ? budget->room() : 0;
+    };
+    std::optional<Decision> decision = consolidator.decide(candidates, room);
+    if (out.decisions.empty()) {
+      for (const Unconsolidatable& u : candidates.excluded) {
+        if (keptByProtection(u)) {
+          out.kept.push_back(u);
+        }
+      }
+      for (const Unconsolidatable& u : consolidator.unconsolidatable()) {
+        out.kept.push_back(u);
+      }
     }
-  }
-  Consolidator consolidator(in.caches(), view, types, in.clock(), ConsolidationOptions{});
-  const Room room = [&](const std::string& pool, const std::string& reason) {
-    auto budget = poolBudget(view, pool, reason, now);
-    return budget ? budget->room() : 0;
-  };
-  out.decision = consolidator.decide(candidates, room);
-  for (const Unconsolidatable& u : consolidator.unconsolidatable()) {
-    out.kept.push_back(u);
+    if (!decision) {
+      break;
+    }
+    cluster.apply(*decision);
+    out.decisions.push_back(std::move(*decision));
   }
   return out;
 }
@@ -172,10 +246,10 @@ void printText(std::ostream& out, const std::vector<PlanEntry>& entries,
         << "  replacements " << joined(claim->command->replacements) << "  budget "
         << claim->command->budget << "\n";
   }
-  if (const auto& d = consolidation.decision) {
-    out << "consolidation  " << methodLabel(d->method) << "  " << d->describe() << "\n";
-    out << fmt::format("  saves ${:.4f}/h\n", d->savings());
-    for (const auto& [pod, destination] : d->moves) {
+  for (const Decision& d : consolidation.decisions) {
+    out << "consolidation  " << methodLabel(d.method) << "  " << d.describe() << "\n";
+    out << fmt::format("  saves ${:.4f}/h\n", d.savings());
+    for (const auto& [pod, destination] : d.moves) {
       out << "  move " << pod << " -> " << destination << "\n";
     }
   }
@@ -184,8 +258,11 @@ void printText(std::ostream& out, const std::vector<PlanEntry>& entries,
   }
   out << "plan: " << disrupting << " to disrupt, " << entries.size() - disrupting << " blocked, "
       << inFlight.size() << " in flight";
-  if (const auto& d = consolidation.decision) {
-    out << fmt::format(", consolidation saves ${:.4f}/h", d->savings());
+  if (consolidation.decisions.size() > 1) {
+    out << fmt::format(", {} consolidation decisions save ${:.4f}/h",
+                       consolidation.decisions.size(), consolidation.savings());
+  } else if (!consolidation.decisions.empty()) {
+    out << fmt::format(", consolidation saves ${:.4f}/h", consolidation.savings());
   }
   out << "\n";
 }
@@ -227,17 +304,24 @@ void printJson(std::ostream& out, const std::vector<PlanEntry>& entries,
     }
     doc["inFlight"].push_back(std::move(item));
   }
-  api::Json consolidating = {{"decision", nullptr}, {"unconsolidatable", api::Json::array()}};
-  if (const auto& d = consolidation.decision) {
-    consolidating["decision"] = {{"method", methodLabel(d->method)},
-                                 {"reason", d->reason},
-                                 {"nodeClaims", d->names()},
-                                 {"replacementTypes", d->replacementTypes},
-                                 {"currentPricePerHour", d->currentPrice},
-                                 {"replacementPricePerHour", d->replacementPrice},
-                                 {"savingsPerHour", d->savings()},
-                                 {"moves", d->moves},
-                                 {"description", d->describe()}};
+  // "decision" is the first of "decisions": the one the next pass takes.
+  api::Json consolidating = {{"decision", nullptr},
+                             {"decisions", api::Json::array()},
+                             {"savingsPerHour", consolidation.savings()},
+                             {"unconsolidatable", api::Json::array()}};
+  for (const Decision& d : consolidation.decisions) {
+    consolidating["decisions"].push_back({{"method", methodLabel(d.method)},
+                                          {"reason", d.reason},
+                                          {"nodeClaims", d.names()},
+                                          {"replacementTypes", d.replacementTypes},
+                                          {"currentPricePerHour", d.currentPrice},
+                                          {"replacementPricePerHour", d.replacementPrice},
+                                          {"savingsPerHour", d.savings()},
+                                          {"moves", d.moves},
+                                          {"description", d.describe()}});
+  }
+  if (!consolidation.decisions.empty()) {
+    consolidating["decision"] = consolidating["decisions"][0];
   }
   for (const Unconsolidatable& u : consolidation.kept) {
     consolidating["unconsolidatable"].push_back({{"nodeClaim", u.claim}, {"why", u.why}});

@@ -241,6 +241,9 @@ std::jthread startDemo(const fs::path& examples, RunningSystem& system, Context&
     options.narrate = narrate;
     emulators::arm::ArmServer* arm = system.arm.get();
     options.azureOperationsCompleted = [arm] { return up::armOperationsCompleted(*arm); };
+    options.freshCost = [kubeconfig = system.server->kubeconfigPath(), &registry = ctx.registry] {
+      return up::freshProvisioningCost(kubeconfig, "demo", registry);
+    };
     auto summary = up::runDemo(*client, options, stop);
     if (!summary) {
       narrate("demo failed: " + summary.error().message());

@@ -6,6 +6,7 @@
 
 #include "cloud/well_known_labels.h"
 #include "support/e2e/cluster.h"
+#include "support/e2e/machines.h"
 #include "support/kube/objects.h"
 
 // Crash safety of the whole controller: `nodewright controller` is killed with SIGKILL at 20
@@ -48,36 +49,14 @@ TEST(CrashSafety, KilledTwentyTimesDuringAScaleUpTheClusterConverges) {
   std::map<std::string, std::string> claimOf;  // provider ID -> NodeClaim
   ASSERT_TRUE(kube::testing::eventually(
       [&] {
-        auto machines = cluster.agentStack().provider().list();
-        if (!machines) {
-          return false;
-        }
-        std::map<std::string, bool> claims;
-        for (const auto& claim : cluster.nodeClaims()) {
-          claims[claim.metadata.name] = true;
-        }
-        claimOf.clear();
-        for (const auto& m : *machines) {
-          if (!claims.count(m.nodeClaimName)) {
-            return false;
-          }
-          claimOf[m.providerID] = m.nodeClaimName;
-        }
-        return true;
+        auto machines = testing::machinesWithClaims(cluster);
+        claimOf = machines.value_or(claimOf);
+        return machines.has_value();
       },
       60s))
       << "a machine without a NodeClaim survived garbage collection";
 
-  // Every instance ever launched, terminated ones included: a second launch for a NodeClaim
-  // shows here even after garbage collection removed it.
-  auto everLaunched =
-      cluster.agentStack().ec2().describeInstances({}, {{"tag-key", {"karpenter.sh/nodeclaim"}}});
-  ASSERT_TRUE(everLaunched) << everLaunched.error().message;
-  std::map<std::string, int> launchesPerClaim;
-  for (const auto& instance : *everLaunched) {
-    ++launchesPerClaim[instance.tags.at("karpenter.sh/nodeclaim")];
-  }
-  for (const auto& [claim, count] : launchesPerClaim) {
+  for (const auto& [claim, count] : testing::launchesPerClaim(cluster)) {
     EXPECT_EQ(count, 1) << "NodeClaim " << claim << " was launched " << count << " times";
   }
   for (const auto& claim : cluster.nodeClaims()) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/up/fresh_cost.h"
 #include "core/error.h"
 #include "kube/client.h"
 
@@ -26,6 +27,12 @@ struct DemoOptions {
   std::function<void(const std::string&)> narrate;
   // Long-running Azure operations the cloud has finished so far; unset: no Azure story.
   std::function<uint64_t()> azureOperationsCompleted;
+  // What provisioning the demo pool's pods from nothing would cost (fresh_cost.h); unset: the
+  // consolidation step is not measured against it.
+  std::function<core::Result<FreshCost>()> freshCost;
+  // How long consolidation may take to reach that bill before the demo moves on (each decision
+  // waits upstream's 15 s before it is re-validated and started).
+  std::chrono::milliseconds consolidationTimeout{std::chrono::minutes(2)};
 };
 
 struct DemoSummary {
@@ -33,6 +40,9 @@ struct DemoSummary {
   std::map<std::string, int> instanceTypes;  // of those nodes
   double costPerHour = 0;                    // on-demand, USD
   int driftReplacements = 0;
+  double costBeforeConsolidation = 0;  // after the drift roll-through, on-demand, USD
+  double freshCostPerHour = -1;        // fresh provisioning of the same pods; < 0: unknown
+  int consolidations = 0;              // consolidation decisions started
   int azureMachinesReady = 0;
   uint64_t azureOperations = 0;
   std::chrono::milliseconds took{0};

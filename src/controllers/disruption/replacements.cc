@@ -46,6 +46,7 @@ Simulation simulateOn(const provisioning::ClusterSnapshot& snapshot, const Types
     out.replacements.push_back(provisioning::makeNodeClaim(*pool->second, planned, policy));
     const std::string cheapest =
         planned.instanceTypes.empty() ? std::string("?") : planned.instanceTypes.front();
+    out.price += planned.cheapestPrice;
     out.summaries.push_back(fmt::format("{} for {} pods (cheapest {}, ${:.4f}/h)", planned.nodePool,
                                         planned.pods.size(), cheapest, planned.cheapestPrice));
     for (const api::corev1::Pod* pod : planned.pods) {

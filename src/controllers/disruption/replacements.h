@@ -24,6 +24,8 @@ struct Simulation {
   std::map<std::string, std::string> unschedulable;
   // "2 x m5.large ($0.192/h)" per replacement, for events and the plan.
   std::vector<std::string> summaries;
+  // The new NodeClaims' price, each at its cheapest instance type, $/h.
+  double price = 0;
   // Where each pod to place would go, "namespace/name" -> a node's name, or "a new <pool>
   // node (cheapest <type>)".
   std::map<std::string, std::string> moves;
