@@ -67,6 +67,12 @@ Outcome NodeLifecycle::reconcile(const runtime::Request& request, runtime::Conte
   if (!isManaged(node) || node.metadata.deletionTimestamp) {
     return Result::done();
   }
+  if (kubeletStopped(node)) {
+    if (auto marked = markUnknown(node.metadata.name); !marked) {
+      return core::fail(marked.error());
+    }
+    return Result::done();  // removing the fault brings the node back
+  }
   Wait wait;
   if (!isNodeReady(node)) {
     auto ready = markReady(node.metadata.name);
@@ -129,6 +135,41 @@ core::Result<Wait> NodeLifecycle::markReady(const std::string& name) {
     return core::fail(written.error().toError().wrap("posting node " + name + " ready"));
   }
   return Wait();
+}
+
+core::Status NodeLifecycle::markUnknown(const std::string& name) {
+  const core::TimePoint now = clock_.now();
+  auto written = kube::updateStatusWithRetry(
+      client_, kube::kindOf<Node>(client_.registry()), "", name, [&](api::Object& object) {
+        Node& node = *object.as<Node>();
+        if (!kubeletStopped(node)) {
+          return false;
+        }
+        api::corev1::NodeCondition* condition = nullptr;
+        for (auto& c : node.status.conditions) {
+          if (c.type == "Ready") {
+            condition = &c;
+          }
+        }
+        if (condition == nullptr) {
+          condition = &node.status.conditions.emplace_back();
+          condition->type = "Ready";
+        }
+        if (condition->status == "Unknown") {
+          return false;
+        }
+        // The last heartbeat stays what the kubelet last posted, as the node lifecycle
+        // controller leaves it.
+        condition->status = "Unknown";
+        condition->reason = "NodeStatusUnknown";
+        condition->message = "Kubelet stopped posting node status.";
+        condition->lastTransitionTime = core::Time(now);
+        return true;
+      });
+  if (!written && !written.error().is(kube::Reason::NotFound)) {
+    return core::fail(written.error().toError().wrap("marking node " + name + " unknown"));
+  }
+  return core::ok();
 }
 
 core::Result<Wait> NodeLifecycle::removeStartupTaints(const Node& node) {
