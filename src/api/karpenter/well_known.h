@@ -34,12 +34,6 @@ inline constexpr const char* kDisruptionAnnotation = "nodewright.sh/disruption";
 // On a replacement NodeClaim: the NodeClaim it replaces.
 inline constexpr const char* kReplacesAnnotation = "nodewright.sh/replaces";
 
-// On a NodeClaim: when its node's drain ends at the latest (RFC 3339), ahead of what the
-// terminationGracePeriod allows. Node repair sets it to the time of the repair, so an unhealthy
-// node is terminated without waiting for its pods.
-inline constexpr const char* kTerminationTimestampAnnotation =
-    "karpenter.sh/nodeclaim-termination-timestamp";
-
 // Pods kubelet runs from a static manifest; the API server only mirrors them.
 inline constexpr const char* kMirrorPodAnnotation = "kubernetes.io/config.mirror";
 

@@ -6,6 +6,7 @@
 #include "api/karpenter/well_known.h"
 #include "cloud/well_known_labels.h"
 #include "controllers/nodeclaim/conditions.h"
+#include "controllers/nodeclaim/well_known.h"
 #include "controllers/telemetry/karpenter.h"
 #include "core/log.h"
 #include "runtime/api_outcome.h"
@@ -184,13 +185,13 @@ Outcome RepairController::repair(const Node& node, const NodeClaim& claim,
           return false;
         }
         auto& annotations = stored->metadata.annotations;
-        auto it = annotations.find(api::karpenter::kTerminationTimestampAnnotation);
+        auto it = annotations.find(nodeclaim::kTerminationTimestampAnnotation);
         if (it != annotations.end()) {
           if (auto at = core::Time::parse(it->second); at && at->point() <= now) {
             return false;
           }
         }
-        annotations[api::karpenter::kTerminationTimestampAnnotation] =
+        annotations[nodeclaim::kTerminationTimestampAnnotation] =
             core::Time(std::chrono::time_point_cast<std::chrono::seconds>(now)).toString();
         return true;
       });

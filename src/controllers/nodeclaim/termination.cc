@@ -50,7 +50,7 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
                std::chrono::duration_cast<std::chrono::microseconds>(grace->value());
   }
   // A termination timestamp (node repair's) ends the drain sooner still.
-  if (auto it = claim.metadata.annotations.find(api::karpenter::kTerminationTimestampAnnotation);
+  if (auto it = claim.metadata.annotations.find(kTerminationTimestampAnnotation);
       it != claim.metadata.annotations.end()) {
     if (auto at = core::Time::parse(it->second); at && (!deadline || at->point() < *deadline)) {
       deadline = at->point();
