@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "controllers/interruption/controller.h"
+#include "one_pod_per_node.h"
 #include "support/build_flavor.h"
 #include "support/e2e/cluster.h"
 #include "support/emulators/ec2_fixture.h"
@@ -34,54 +36,6 @@ using testing::testdata;
 constexpr double kTimeScale = 10;  // notice 2 emulated minutes = 12 s; visibility 30 s = 3 s
 constexpr int kReplicas = 6;
 constexpr const char* kQueue = "nodewright";
-
-constexpr const char* kNodePool = R"(apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["spot"]
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: ["m5.large", "m5a.large", "m6i.large", "c5.large", "c6i.large", "r5.large"]
-)";
-
-constexpr const char* kWorkload = R"(apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-spec:
-  replicas: 6
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      terminationGracePeriodSeconds: 0
-      containers:
-        - name: pause
-          image: registry.k8s.io/pause:3.9
-          resources:
-            requests:
-              cpu: 1200m
-)";
-
-std::string instanceIdOf(const std::string& providerID) {
-  return providerID.substr(providerID.rfind('/') + 1);
-}
 
 // Events' involved object names and reasons, with their counts summed (repeats are one Event).
 std::map<std::pair<std::string, std::string>, int> eventCounts(EmbeddedCluster& cluster) {
@@ -119,8 +73,8 @@ TEST(InterruptionCrashSafety, KilledWithNoticesInFlightLosesNoneAndActsOnce) {
                                          "--gc-grace",           "5"};
   cluster.startControllerProcess(args);
   cluster.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
-  cluster.kubectl({"apply", "-f", "-"}, kNodePool);
-  cluster.kubectl({"apply", "-f", "-"}, kWorkload);
+  cluster.kubectl({"apply", "-f", "-"}, largeNodePool("spot"));
+  cluster.kubectl({"apply", "-f", "-"}, onePodPerNode(kReplicas));
   ASSERT_TRUE(
       kube::testing::eventually([&] { return testing::allPodsRunning(cluster, kReplicas); }, 90s))
       << "the workload never ran";
@@ -135,7 +89,7 @@ TEST(InterruptionCrashSafety, KilledWithNoticesInFlightLosesNoneAndActsOnce) {
     // Two running claims not interrupted before.
     std::vector<std::string> ids;
     for (const auto& claim : cluster.nodeClaims()) {
-      const std::string id = instanceIdOf(claim.status.providerID);
+      const std::string id = controllers::interruption::machineIdOf(claim.status.providerID);
       if (claim.status.providerID.empty() || claim.metadata.deletionTimestamp ||
           interrupted.contains(id) || ids.size() == 2) {
         continue;

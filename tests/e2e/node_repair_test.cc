@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "controllers/health/repair.h"
+#include "one_pod_per_node.h"
 #include "support/build_flavor.h"
 #include "support/e2e/cluster.h"
 #include "support/kube/objects.h"
@@ -28,53 +29,6 @@ using Clock = std::chrono::system_clock;
 constexpr double kTimeScale = 120;
 constexpr const char* kFault = "nodewright.sh/kubelet-fault";
 
-constexpr const char* kNodePool = R"(apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["on-demand"]
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: ["m5.large", "m5a.large", "m6i.large", "c5.large", "c6i.large", "r5.large"]
-)";
-
-// One pod per node: 1200m of a large type's 2 vCPUs.
-std::string workload(int replicas) {
-  return fmt::format(R"(apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-spec:
-  replicas: {}
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-        - name: pause
-          image: registry.k8s.io/pause:3.9
-          resources:
-            requests:
-              cpu: 1200m
-)",
-                     replicas);
-}
-
 double emulatedMinutes(Clock::duration real) {
   return std::chrono::duration<double>(real).count() * kTimeScale / 60;
 }
@@ -91,8 +45,8 @@ class NodeRepairEndToEnd : public ::testing::Test {
     cluster_.startControllers(
         [](cmd::ControllerSetOptions& o) { o.repair.timeScale = kTimeScale; });
     cluster_.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
-    cluster_.kubectl({"apply", "-f", "-"}, kNodePool);
-    cluster_.kubectl({"apply", "-f", "-"}, workload(replicas));
+    cluster_.kubectl({"apply", "-f", "-"}, largeNodePool("on-demand"));
+    cluster_.kubectl({"apply", "-f", "-"}, onePodPerNode(replicas));
     ASSERT_TRUE(kube::testing::eventually(
         [&] {
           if (!testing::allPodsRunning(cluster_, static_cast<size_t>(replicas))) {

@@ -42,6 +42,18 @@ std::optional<NodeClaim> owningClaim(const Node& node, const kube::Cache& claims
   return std::nullopt;
 }
 
+// The Node's Ready condition, added when missing.
+api::corev1::NodeCondition& readyCondition(Node& node) {
+  for (auto& c : node.status.conditions) {
+    if (c.type == "Ready") {
+      return c;
+    }
+  }
+  api::corev1::NodeCondition& added = node.status.conditions.emplace_back();
+  added.type = "Ready";
+  return added;
+}
+
 bool isStartupTaint(const api::corev1::Taint& taint, const NodeClaim& claim) {
   return std::any_of(claim.spec.startupTaints.begin(), claim.spec.startupTaints.end(),
                      [&](const api::karpenter::Taint& startup) {
@@ -111,16 +123,7 @@ core::Result<Wait> NodeLifecycle::markReady(const std::string& name) {
   auto written = kube::updateStatusWithRetry(
       client_, kube::kindOf<Node>(client_.registry()), "", name, [&](api::Object& object) {
         Node& node = *object.as<Node>();
-        api::corev1::NodeCondition* condition = nullptr;
-        for (auto& c : node.status.conditions) {
-          if (c.type == "Ready") {
-            condition = &c;
-          }
-        }
-        if (condition == nullptr) {
-          condition = &node.status.conditions.emplace_back();
-          condition->type = "Ready";
-        }
+        api::corev1::NodeCondition* condition = &readyCondition(node);
         if (condition->status == "True") {
           return false;
         }
@@ -145,16 +148,7 @@ core::Status NodeLifecycle::markUnknown(const std::string& name) {
         if (!kubeletStopped(node)) {
           return false;
         }
-        api::corev1::NodeCondition* condition = nullptr;
-        for (auto& c : node.status.conditions) {
-          if (c.type == "Ready") {
-            condition = &c;
-          }
-        }
-        if (condition == nullptr) {
-          condition = &node.status.conditions.emplace_back();
-          condition->type = "Ready";
-        }
+        api::corev1::NodeCondition* condition = &readyCondition(node);
         if (condition->status == "Unknown") {
           return false;
         }
