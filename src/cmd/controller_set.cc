@@ -72,6 +72,11 @@ core::Result<std::unique_ptr<ControllerSet>> ControllerSet::create(
   set->staticPools_ = std::make_unique<controllers::staticpool::StaticController>(
       client, manager.clock(), &manager.events(), manager.metrics(), options.staticPools);
   set->staticPools_->setup(manager);
+  if (options.nodeRepair) {
+    set->repair_ = std::make_unique<controllers::health::RepairController>(
+        client, manager.clock(), &manager.events(), manager.metrics(), options.repair);
+    set->repair_->setup(manager);
+  }
   set->stateMetrics_ = std::make_unique<controllers::telemetry::StateMetricsController>(
       controllers::telemetry::StateMetricsController::Caches{
           manager.informerFor<api::corev1::Node>().cache(),

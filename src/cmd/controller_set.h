@@ -12,6 +12,7 @@
 #include "controllers/disruption/controller.h"
 #include "controllers/disruption/drift_controller.h"
 #include "controllers/garbagecollection/garbage_collector.h"
+#include "controllers/health/controller.h"
 #include "controllers/interruption/controller.h"
 #include "controllers/nodeclaim/controllers.h"
 #include "controllers/nodeclass/controllers.h"
@@ -27,7 +28,7 @@
 
 // The Karpenter controllers for AWS on one manager: the EC2NodeClass controller, the
 // provisioner, the NodeClaim lifecycle and termination, garbage collection, drift and
-// disruption, and (with a queue) interruption, all over one AwsStack. `nodewright controller` runs
+// disruption, node repair, and (with a queue) interruption, all over one AwsStack. `nodewright controller` runs
 // it against any cluster; `nodewright up` runs it against the embedded API server and the EC2
 // emulator.
 namespace nodewright::cmd {
@@ -49,6 +50,9 @@ struct ControllerSetOptions {
   controllers::disruption::DisruptionOptions disruption;
   controllers::staticpool::Options staticPools;
   InterruptionOptions interruption;
+  // Node auto-repair (issue 26); on unless nodeRepair is false.
+  bool nodeRepair = true;
+  controllers::health::Options repair;
   // The futures engine's timeouts from the --azure-* flags. Validated now; the CAPZ controllers
   // (issue 10) are their first user.
   lro::EngineOptions lro;
@@ -94,6 +98,7 @@ class ControllerSet {
   std::unique_ptr<controllers::disruption::DriftController> drift_;
   std::unique_ptr<controllers::disruption::DisruptionController> disruption_;
   std::unique_ptr<controllers::staticpool::StaticController> staticPools_;
+  std::unique_ptr<controllers::health::RepairController> repair_;  // null while off
   // Interruption: all null while it is off. Declared in construction order.
   std::unique_ptr<nodewright::aws::JsonClient> sqsJson_;
   std::unique_ptr<nodewright::aws::SqsClient> sqs_;

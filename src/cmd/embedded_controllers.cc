@@ -40,6 +40,7 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
   set.aws.cluster.serviceCidr = "10.100.0.0/16";
   set.interruption.queue = options.interruptionQueue;
   set.interruption.endpoint = options.ec2Endpoint;
+  set.repair.timeScale = options.timeScale;
   // No kube-scheduler runs here: a pod without a node is pending.
   set.provisioner.pendingRule = controllers::provisioning::PendingRule::Unbound;
   auto controllers = ControllerSet::create(*self->manager_, *self->transport_, std::move(set));

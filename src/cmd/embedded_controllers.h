@@ -26,6 +26,8 @@ struct EmbeddedControllersOptions {
   // The SQS queue of interruption events at ec2Endpoint (the emulator serves SQS too); empty:
   // no interruption controller.
   std::string interruptionQueue;
+  // The emulators' --time-scale: node repair's tolerations pass as fast as their latencies.
+  double timeScale = 1;
   // Cluster API on Azure against this ARM endpoint; none without one.
   std::optional<AzureControllerSetOptions> azure;
   // Where /metrics is served; none without it.

@@ -176,6 +176,7 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
   embedded.ec2Endpoint = system.ec2->url();
   embedded.region = system.ec2->emulator().world().region;
   embedded.interruptionQueue = up::kUpInterruptionQueue;
+  embedded.timeScale = o.timeScale;
   embedded.metrics = runtime::EndpointsOptions{};
   embedded.metrics->host = metrics.host;
   embedded.metrics->port = metrics.port;
@@ -197,8 +198,8 @@ core::Status startSystem(const UpOptions& o, const fs::path& dataDir, const List
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.done(
-      "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption, interruption), node "
-      "agent, Cluster API and CAPZ; caches synced");
+      "Karpenter (provisioning, NodeClaim lifecycle, drift, disruption, interruption, node "
+      "repair), node agent, Cluster API and CAPZ; caches synced");
   if (auto port = system.controllers->metricsPort()) {
     const bool v6 = metrics.host.find(':') != std::string::npos;
     ctx.out << "  metrics: http://" << (v6 ? "[" + metrics.host + "]" : metrics.host) << ":"

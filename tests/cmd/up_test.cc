@@ -234,7 +234,7 @@ TEST(UpCommandTest, WaitStopsCleanlyOnSigterm) {
     pclose(p);
   }
   EXPECT_TRUE(contains(queue, "/123456789012/nodewright\"")) << queue;
-  EXPECT_TRUE(contains(output, "disruption, interruption)")) << output;
+  EXPECT_TRUE(contains(output, "disruption, interruption, node repair)")) << output;
   ASSERT_EQ(kill(pid, SIGTERM), 0);
   for (ssize_t n; (n = read(pipeFds[0], buf, sizeof buf)) > 0;) {
     output.append(buf, static_cast<size_t>(n));

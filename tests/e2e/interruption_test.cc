@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "one_pod_per_node.h"
 #include "support/build_flavor.h"
 #include "support/e2e/cluster.h"
 #include "support/emulators/ec2_fixture.h"
@@ -31,50 +32,6 @@ using Clock = std::chrono::system_clock;
 constexpr double kTimeScale = 10;
 constexpr int kReplicas = 10;
 constexpr const char* kQueue = "nodewright";
-
-constexpr const char* kNodePool = R"(apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: ["spot"]
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: ["m5.large", "m5a.large", "m6i.large", "c5.large", "c6i.large", "r5.large"]
-)";
-
-constexpr const char* kWorkload = R"(apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-spec:
-  replicas: 10
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      terminationGracePeriodSeconds: 0
-      containers:
-        - name: pause
-          image: registry.k8s.io/pause:3.9
-          resources:
-            requests:
-              cpu: 1200m
-)";
 
 bool ready(const api::karpenter::NodeClaim& claim) {
   return std::any_of(claim.status.conditions.begin(), claim.status.conditions.end(),
@@ -104,8 +61,8 @@ TEST(InterruptionEndToEnd, ReplacementsAreReadyWithinTheNotice) {
     o.interruption.endpoint = endpoint;
   });
   cluster.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
-  cluster.kubectl({"apply", "-f", "-"}, kNodePool);
-  cluster.kubectl({"apply", "-f", "-"}, kWorkload);
+  cluster.kubectl({"apply", "-f", "-"}, largeNodePool("spot"));
+  cluster.kubectl({"apply", "-f", "-"}, onePodPerNode(kReplicas));
   ASSERT_TRUE(
       kube::testing::eventually([&] { return testing::allPodsRunning(cluster, kReplicas); }, 60s))
       << "the workload never ran";

@@ -49,6 +49,13 @@ Outcome LifecycleController::finalize(const NodeClaim& claim, runtime::Context& 
     deadline = claim.metadata.deletionTimestamp->point() +
                std::chrono::duration_cast<std::chrono::microseconds>(grace->value());
   }
+  // A termination timestamp (node repair's) ends the drain sooner still.
+  if (auto it = claim.metadata.annotations.find(kTerminationTimestampAnnotation);
+      it != claim.metadata.annotations.end()) {
+    if (auto at = core::Time::parse(it->second); at && (!deadline || at->point() < *deadline)) {
+      deadline = at->point();
+    }
+  }
   // A machine already gone (a spot interruption, a console terminate) runs no pods: draining its
   // Node could only wait on budgets that count pods as healthy that are not.
   for (const Node& node : machineGone ? std::vector<Node>{} : nodes) {

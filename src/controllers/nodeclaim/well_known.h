@@ -19,4 +19,10 @@ using api::karpenter::kRegisteredLabel;
 using api::karpenter::kTerminationFinalizer;
 using api::karpenter::kUnregisteredTaintKey;
 
+// On a NodeClaim: when its node's drain ends at the latest (RFC 3339), ahead of what the
+// terminationGracePeriod allows. Node repair sets it to the time of the repair, so an unhealthy
+// node is terminated without waiting for its pods.
+inline constexpr const char* kTerminationTimestampAnnotation =
+    "karpenter.sh/nodeclaim-termination-timestamp";
+
 }  // namespace nodewright::controllers::nodeclaim

@@ -42,6 +42,18 @@ std::optional<NodeClaim> owningClaim(const Node& node, const kube::Cache& claims
   return std::nullopt;
 }
 
+// The Node's Ready condition, added when missing.
+api::corev1::NodeCondition& readyCondition(Node& node) {
+  for (auto& c : node.status.conditions) {
+    if (c.type == "Ready") {
+      return c;
+    }
+  }
+  api::corev1::NodeCondition& added = node.status.conditions.emplace_back();
+  added.type = "Ready";
+  return added;
+}
+
 bool isStartupTaint(const api::corev1::Taint& taint, const NodeClaim& claim) {
   return std::any_of(claim.spec.startupTaints.begin(), claim.spec.startupTaints.end(),
                      [&](const api::karpenter::Taint& startup) {
@@ -66,6 +78,12 @@ Outcome NodeLifecycle::reconcile(const runtime::Request& request, runtime::Conte
   const Node& node = typedOf<Node>(*cached);
   if (!isManaged(node) || node.metadata.deletionTimestamp) {
     return Result::done();
+  }
+  if (kubeletStopped(node)) {
+    if (auto marked = markUnknown(node.metadata.name); !marked) {
+      return core::fail(marked.error());
+    }
+    return Result::done();  // removing the fault brings the node back
   }
   Wait wait;
   if (!isNodeReady(node)) {
@@ -105,16 +123,7 @@ core::Result<Wait> NodeLifecycle::markReady(const std::string& name) {
   auto written = kube::updateStatusWithRetry(
       client_, kube::kindOf<Node>(client_.registry()), "", name, [&](api::Object& object) {
         Node& node = *object.as<Node>();
-        api::corev1::NodeCondition* condition = nullptr;
-        for (auto& c : node.status.conditions) {
-          if (c.type == "Ready") {
-            condition = &c;
-          }
-        }
-        if (condition == nullptr) {
-          condition = &node.status.conditions.emplace_back();
-          condition->type = "Ready";
-        }
+        api::corev1::NodeCondition* condition = &readyCondition(node);
         if (condition->status == "True") {
           return false;
         }
@@ -129,6 +138,32 @@ core::Result<Wait> NodeLifecycle::markReady(const std::string& name) {
     return core::fail(written.error().toError().wrap("posting node " + name + " ready"));
   }
   return Wait();
+}
+
+core::Status NodeLifecycle::markUnknown(const std::string& name) {
+  const core::TimePoint now = clock_.now();
+  auto written = kube::updateStatusWithRetry(
+      client_, kube::kindOf<Node>(client_.registry()), "", name, [&](api::Object& object) {
+        Node& node = *object.as<Node>();
+        if (!kubeletStopped(node)) {
+          return false;
+        }
+        api::corev1::NodeCondition* condition = &readyCondition(node);
+        if (condition->status == "Unknown") {
+          return false;
+        }
+        // The last heartbeat stays what the kubelet last posted, as the node lifecycle
+        // controller leaves it.
+        condition->status = "Unknown";
+        condition->reason = "NodeStatusUnknown";
+        condition->message = "Kubelet stopped posting node status.";
+        condition->lastTransitionTime = core::Time(now);
+        return true;
+      });
+  if (!written && !written.error().is(kube::Reason::NotFound)) {
+    return core::fail(written.error().toError().wrap("marking node " + name + " unknown"));
+  }
+  return core::ok();
 }
 
 core::Result<Wait> NodeLifecycle::removeStartupTaints(const Node& node) {

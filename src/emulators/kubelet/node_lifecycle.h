@@ -17,6 +17,8 @@
 // ready delay has passed since registration (the heartbeat on the injected clock), and, once
 // Karpenter has registered the node, remove the owning NodeClaim's startup taints after the
 // startup-taint delay. Only Nodes this agent registered are touched. One key per Node.
+// A Node with the kubelet-stopped fault (objects.h) gets Ready=Unknown instead, and nothing else
+// until the fault is removed.
 namespace nodewright::emulators::kubelet {
 
 class NodeLifecycle final : public runtime::Reconciler {
@@ -37,6 +39,8 @@ class NodeLifecycle final : public runtime::Reconciler {
  private:
   // nullopt: done; else how long until Ready is due.
   core::Result<std::optional<std::chrono::nanoseconds>> markReady(const std::string& name);
+  // Ready=Unknown, "Kubelet stopped posting node status." (the node lifecycle controller's).
+  core::Status markUnknown(const std::string& name);
   core::Result<std::optional<std::chrono::nanoseconds>> removeStartupTaints(
       const api::corev1::Node& node);
 

@@ -22,6 +22,11 @@ bool isNodeReady(const api::corev1::Node& node) {
   return ready != nullptr && ready->status == "True";
 }
 
+bool kubeletStopped(const api::corev1::Node& node) {
+  auto it = node.metadata.annotations.find(kKubeletFaultAnnotation);
+  return it != node.metadata.annotations.end() && it->second == kKubeletStopped;
+}
+
 std::string internalIp(const api::corev1::Node& node) {
   for (const auto& address : node.status.addresses) {
     if (address.type == "InternalIP") {

@@ -22,6 +22,12 @@ namespace nodewright::emulators::kubelet {
 using api::karpenter::kUnregisteredTaintKey;
 // Marks the Nodes this agent registered, so it never deletes or runs pods on anyone else's.
 inline constexpr const char* kManagedAnnotation = "nodewright.sh/node-agent";
+// A node-agent fault (issue 26): on a managed Node, value "stopped" makes its kubelet stop
+// posting status, so the Node's Ready turns Unknown, as kube-controller-manager's node
+// lifecycle controller marks a node whose heartbeats stopped (with its grace period folded into
+// the moment the fault is set). Removing it restarts the kubelet, which posts Ready again.
+inline constexpr const char* kKubeletFaultAnnotation = "nodewright.sh/kubelet-fault";
+inline constexpr const char* kKubeletStopped = "stopped";
 inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
 inline constexpr const char* kDefaultScheduler = "default-scheduler";
 inline constexpr const char* kPodTemplateHashLabel = "pod-template-hash";
@@ -43,6 +49,8 @@ bool isManaged(const api::corev1::Node& node);
 // No karpenter.sh/unregistered taint: Karpenter has taken the node over.
 bool isRegistered(const api::corev1::Node& node);
 bool isNodeReady(const api::corev1::Node& node);
+// The node carries the kubelet-stopped fault.
+bool kubeletStopped(const api::corev1::Node& node);
 // The InternalIP address, or "".
 std::string internalIp(const api::corev1::Node& node);
 
