@@ -145,7 +145,6 @@ class AzureClusterControllerTest : public CapzEmulatorFixture {
       EXPECT_EQ(c->reason, capz::kNamespaceNotAllowedByIdentityReason) << type;
       EXPECT_EQ(c->severity, api::capi::kSeverityError) << type;
     }
-    EXPECT_FALSE(cluster.status.ready);
   }
 
   capz::AzureCluster stored() {
@@ -262,6 +261,7 @@ TEST_F(AzureClusterControllerTest, IdentityNotAllowingTheNamespaceSetsTheConditi
             "namespace");
   capz::AzureCluster refused = stored();
   expectRefused(refused);
+  EXPECT_FALSE(refused.status.ready);
   EXPECT_TRUE(refused.metadata.finalizers.empty());
   EXPECT_EQ(armRequests(), 0u);
   EXPECT_EQ(liveResources(), 0u);
