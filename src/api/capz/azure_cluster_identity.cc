@@ -123,8 +123,10 @@ const StructSchema& describe(Tag<AzureClusterIdentitySpec>) {
           .required()
           .field<&AzureClusterIdentitySpec::allowedNamespaces>(
               "allowedNamespaces",
-              "Namespaces whose clusters may use the identity; absent allows none, empty "
-              "allows all.")
+              // TODO(capz-identity): upstream's absent allows none, `{}` all; fix this text
+              // together with deploy/crds (nodewright crds --output-dir deploy/crds).
+              "Namespaces whose clusters may use the identity; absent "
+              "allows none but the identity's own.")
           .build();
   return s;
 }
