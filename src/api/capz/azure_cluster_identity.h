@@ -2,10 +2,12 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/capi/common.h"
 #include "api/capz/network.h"
+#include "api/labels.h"
 
 // infrastructure.cluster.x-k8s.io/v1beta1 AzureClusterIdentity: the Azure credentials
 // AzureClusters (and AzureManagedControlPlanes) reference through identityRef, and the
@@ -28,9 +30,11 @@ struct SecretReference {
 const reflect::StructSchema& describe(reflect::Tag<SecretReference>);
 
 // Namespaces whose AzureClusters may use the identity: listed, or matched by the selector.
-// Absent means none may (except the identity's own namespace rules upstream applies).
+// Absent (on the spec) allows none, not even the identity's own namespace; present with neither
+// field allows all. The list is optional because upstream tells `{}` (all) from `{list: []}`
+// (none listed).
 struct AllowedNamespaces {
-  std::vector<std::string> list;
+  std::optional<std::vector<std::string>> list;
   std::optional<LabelSelector> selector;
 };
 const reflect::StructSchema& describe(reflect::Tag<AllowedNamespaces>);
@@ -61,5 +65,13 @@ struct AzureClusterIdentity {
   AzureClusterIdentityStatus status;
 };
 const reflect::StructSchema& describe(reflect::Tag<AzureClusterIdentity>);
+
+// CAPZ's IsClusterNamespaceAllowed: whether an AzureCluster in `clusterNamespace` may use an
+// identity with `allowed`. `namespaceLabels`: the labels of that namespace, nullopt when it could
+// not be read (then the selector matches nothing, as upstream's failed List does). An invalid or
+// empty selector matches nothing.
+bool isClusterNamespaceAllowed(const std::optional<AllowedNamespaces>& allowed,
+                               std::string_view clusterNamespace,
+                               const std::optional<Labels>& namespaceLabels);
 
 }  // namespace nodewright::api::capz

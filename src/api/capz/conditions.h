@@ -20,6 +20,9 @@ inline constexpr const char* kBastionHostReadyCondition = "BastionHostReady";
 inline constexpr const char* kInboundNATRulesReadyCondition = "InboundNATRulesReady";
 inline constexpr const char* kAvailabilitySetReadyCondition = "AvailabilitySetReady";
 inline constexpr const char* kRoleAssignmentReadyCondition = "RoleAssignmentReady";
+// The AzureCluster's network as a whole: True once every service is ready; False when the
+// cluster may not use its identity (kNamespaceNotAllowedByIdentityReason).
+inline constexpr const char* kNetworkInfrastructureReadyCondition = "NetworkInfrastructureReady";
 
 // Reasons carried by those conditions while they are False.
 inline constexpr const char* kCreatingReason = "Creating";
@@ -28,6 +31,8 @@ inline constexpr const char* kFailedReason = "Failed";
 inline constexpr const char* kDeletingReason = "Deleting";
 inline constexpr const char* kDeletedReason = "Deleted";
 inline constexpr const char* kDeletionFailedReason = "DeletionFailed";
+// The AzureCluster's namespace is not among its identity's allowedNamespaces.
+inline constexpr const char* kNamespaceNotAllowedByIdentityReason = "NamespaceNotAllowedByIdentity";
 
 // Future.type values: the HTTP verb of the Azure request the operation came from.
 inline constexpr const char* kPutFuture = "PUT";

@@ -73,7 +73,9 @@ AzureClusterController::AzureClusterController(kube::Client& client, ServiceRunn
       clock_(clock),
       options_(options),
       clusters_(client),
-      owners_(client) {}
+      owners_(client),
+      identities_(client),
+      namespaces_(client) {}
 
 runtime::Outcome AzureClusterController::reconcile(const runtime::Request& request,
                                                    runtime::Context&) {
@@ -99,6 +101,9 @@ runtime::Outcome AzureClusterController::reconcile(const runtime::Request& reque
   if (owning.spec.paused || cluster->metadata.annotations.contains(kPausedAnnotation)) {
     return runtime::Result::done();
   }
+  if (auto refused = refuseDisallowedIdentity(*cluster)) {
+    return std::move(*refused);
+  }
   return reconcileNormal(*cluster);
 }
 
@@ -120,6 +125,47 @@ kube::ApiResult<std::optional<api::capi::Cluster>> AzureClusterController::owner
   return std::optional<api::capi::Cluster>();
 }
 
+std::optional<runtime::Outcome> AzureClusterController::refuseDisallowedIdentity(
+    AzureCluster& cluster) {
+  if (!cluster.spec.identityRef) {
+    return std::nullopt;
+  }
+  const api::ObjectReference& ref = *cluster.spec.identityRef;
+  const std::string& clusterNamespace = cluster.metadata.namespace_;
+  auto identity =
+      identities_.get(ref.namespace_.empty() ? clusterNamespace : ref.namespace_, ref.name);
+  if (!identity) {
+    if (identity.error().is(kube::Reason::NotFound)) {
+      return std::nullopt;  // TODO(capz-identity): upstream fails here; see the class comment.
+    }
+    return runtime::apiFailure(identity.error(), "reading the azureclusteridentity");
+  }
+  const auto& allowed = identity->spec.allowedNamespaces;
+  std::optional<api::Labels> namespaceLabels;
+  if (allowed && allowed->selector) {
+    // Upstream lists the namespaces the selector matches; a failed read matches nothing.
+    if (auto ns = namespaces_.get("", clusterNamespace)) {
+      namespaceLabels = ns->metadata.labels;
+    }
+  }
+  if (api::capz::isClusterNamespaceAllowed(allowed, clusterNamespace, namespaceLabels)) {
+    return std::nullopt;
+  }
+  // Upstream's summary of its conditions gives Ready the same reason and severity.
+  for (const char* type : {kReadyCondition, api::capz::kNetworkInfrastructureReadyCondition}) {
+    api::capi::markFalse(cluster.status.conditions, type,
+                         api::capz::kNamespaceNotAllowedByIdentityReason,
+                         api::capi::kSeverityError, "", core::Time(clock_.now()));
+  }
+  if (auto written = writeStatus(cluster); !written) {
+    return runtime::apiFailure(written.error(), "writing the azurecluster status");
+  }
+  return runtime::Outcome(tl::unexpected(core::Error(
+      core::Code::Invalid,
+      "AzureClusterIdentity list of allowed namespaces doesn't include current cluster "
+      "namespace")));
+}
+
 runtime::Outcome AzureClusterController::reconcileNormal(AzureCluster& cluster) {
   if (auto added = setFinalizer(cluster, true); !added) {
     return runtime::apiFailure(added.error(), "adding the finalizer");
@@ -134,6 +180,8 @@ runtime::Outcome AzureClusterController::reconcileNormal(AzureCluster& cluster) 
                           core::Time(clock_.now()));
   status.ready = pass.done;
   if (pass.done) {
+    api::capi::markTrue(status.conditions, api::capz::kNetworkInfrastructureReadyCondition,
+                        core::Time(clock_.now()));
     status.failureDomains = cluster.spec.failureDomains;
     if (auto endpoint = setControlPlaneEndpoint(cluster, pass); !endpoint) {
       return runtime::apiFailure(endpoint.error(), "setting the control plane endpoint");
@@ -149,6 +197,10 @@ runtime::Outcome AzureClusterController::reconcileDelete(AzureCluster& cluster) 
   const auto& finalizers = cluster.metadata.finalizers;
   if (std::find(finalizers.begin(), finalizers.end(), kAzureClusterFinalizer) == finalizers.end()) {
     return runtime::Result::done();
+  }
+  // Upstream checks the identity before its delete too: no Azure request on a refused identity.
+  if (auto refused = refuseDisallowedIdentity(cluster)) {
+    return std::move(*refused);
   }
   AzureCluster desired = cluster;
   api::capz::applyAzureClusterDefaults(desired);

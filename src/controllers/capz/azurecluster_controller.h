@@ -5,6 +5,8 @@
 
 #include "api/capi/cluster.h"
 #include "api/capz/azure_cluster.h"
+#include "api/capz/azure_cluster_identity.h"
+#include "api/core/namespace.h"
 #include "controllers/capz/service.h"
 #include "core/clock.h"
 #include "kube/client.h"
@@ -16,12 +18,18 @@
 // the ServiceRunner and the futures engine (seed 004).
 //
 // Create: waits (no error) for the owner Cluster's reference; does nothing while the Cluster is
-// paused; adds the finalizer, then runs one pass and records it: futures and per-service
+// paused; refuses a cluster whose namespace its AzureClusterIdentity does not allow (below); adds
+// the finalizer, then runs one pass and records it: futures and per-service
 // conditions after every pass (another process resumes from the stored futures), a Ready
 // summary, status.ready and failureDomains once every service is Done, and
 // spec.controlPlaneEndpoint from the API server's address when it was empty.
 // Delete: a managed resource group (tagged owned by this cluster) is deleted whole; otherwise
 // every service but the group, in reverse. The finalizer comes off once the pass is Done.
+// Identity: as CAPZ's EnsureClusterIdentity, before any Azure request on create and delete, a
+// cluster whose namespace is not in its identity's allowedNamespaces gets
+// NetworkInfrastructureReady (and so Ready) False, reason NamespaceNotAllowedByIdentity,
+// severity Error, and the reconcile fails (backs off and retries, so a widened allowedNamespaces
+// is picked up). A referenced identity that does not exist is not enforced yet.
 // Invariant: the finalizer is on the object before any Azure resource is requested.
 namespace nodewright::controllers::capz {
 
@@ -58,6 +66,9 @@ class AzureClusterController final : public runtime::Reconciler {
 
   // The owner Cluster; nullopt while the Cluster controller has not set the reference.
   kube::ApiResult<std::optional<api::capi::Cluster>> ownerCluster(const AzureCluster& cluster);
+  // Nullopt when the cluster may use its identity; otherwise the outcome to return, the
+  // refusal written to the status.
+  std::optional<runtime::Outcome> refuseDisallowedIdentity(AzureCluster& cluster);
   runtime::Outcome reconcileNormal(AzureCluster& cluster);
   runtime::Outcome reconcileDelete(AzureCluster& cluster);
   // Whether the cluster's resource group is ours; an absent group counts as ours (nothing is
@@ -76,6 +87,8 @@ class AzureClusterController final : public runtime::Reconciler {
   const AzureClusterControllerOptions options_;
   kube::Typed<AzureCluster> clusters_;
   kube::Typed<api::capi::Cluster> owners_;
+  kube::Typed<api::capz::AzureClusterIdentity> identities_;
+  kube::Typed<api::corev1::Namespace> namespaces_;
 };
 
 }  // namespace nodewright::controllers::capz

@@ -6,12 +6,17 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "api/capi/cluster.h"
+#include "api/capi/conditions.h"
 #include "api/capz/azure_cluster.h"
+#include "api/capz/azure_cluster_identity.h"
 #include "api/capz/conditions.h"
+#include "api/core/namespace.h"
 #include "controllers/capz/arm_resource.h"
 #include "controllers/capz/capz_emulator_fixture.h"
 #include "kube/client.h"
@@ -101,6 +106,47 @@ class AzureClusterControllerTest : public CapzEmulatorFixture {
     return outcome;
   }
 
+  // The AzureClusterIdentity every AzureCluster here references ("cluster-identity" in kNs).
+  void createIdentity(std::optional<capz::AllowedNamespaces> allowed) {
+    capz::AzureClusterIdentity identity;
+    identity.apiVersion = "infrastructure.cluster.x-k8s.io/v1beta1";
+    identity.kind = "AzureClusterIdentity";
+    identity.metadata.name = "cluster-identity";
+    identity.metadata.namespace_ = kNs;
+    identity.spec.type = capz::kIdentityServicePrincipal;
+    identity.spec.clientID = "11111111-1111-1111-1111-111111111111";
+    identity.spec.tenantID = "33333333-3333-3333-3333-333333333333";
+    identity.spec.clientSecret = {"cluster-identity-secret", kNs};
+    identity.spec.allowedNamespaces = std::move(allowed);
+    auto created = identities_.create(identity);
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  void setAllowedNamespaces(std::optional<capz::AllowedNamespaces> allowed) {
+    auto identity = identities_.get(kNs, "cluster-identity");
+    ASSERT_TRUE(identity) << identity.error().describe();
+    identity->spec.allowedNamespaces = std::move(allowed);
+    auto updated = identities_.update(*identity);
+    ASSERT_TRUE(updated) << updated.error().describe();
+  }
+
+  static capz::AllowedNamespaces listOf(std::vector<std::string> names) {
+    capz::AllowedNamespaces allowed;
+    allowed.list = std::move(names);
+    return allowed;
+  }
+
+  // The refusal CAPZ writes: NetworkInfrastructureReady and Ready False, Error severity.
+  void expectRefused(const capz::AzureCluster& cluster) {
+    for (const char* type : {capz::kNetworkInfrastructureReadyCondition, "Ready"}) {
+      const auto* c = find(cluster.status.conditions, type);
+      ASSERT_NE(c, nullptr) << type;
+      EXPECT_EQ(c->status, "False") << type;
+      EXPECT_EQ(c->reason, capz::kNamespaceNotAllowedByIdentityReason) << type;
+      EXPECT_EQ(c->severity, api::capi::kSeverityError) << type;
+    }
+  }
+
   capz::AzureCluster stored() {
     auto got = azureClusters_.get(kNs, kName);
     EXPECT_TRUE(got) << got.error().describe();
@@ -112,6 +158,8 @@ class AzureClusterControllerTest : public CapzEmulatorFixture {
       kube::testing::clientFor(kube::testing::restConfigFor(apiServer_));
   kube::Typed<api::capi::Cluster> clusters_{*kubeClient_};
   kube::Typed<capz::AzureCluster> azureClusters_{*kubeClient_};
+  kube::Typed<capz::AzureClusterIdentity> identities_{*kubeClient_};
+  kube::Typed<api::corev1::Namespace> namespaces_{*kubeClient_};
   std::unique_ptr<ServiceRunner> runner_;
   std::unique_ptr<AzureClusterController> controller_;
 };
@@ -198,6 +246,96 @@ TEST_F(AzureClusterControllerTest, DeletionDeletesTheManagedGroupThenDropsTheFin
   auto gone = azureClusters_.get(kNs, kName);
   ASSERT_FALSE(gone);
   EXPECT_TRUE(gone.error().is(kube::Reason::NotFound));
+}
+
+TEST_F(AzureClusterControllerTest, IdentityNotAllowingTheNamespaceSetsTheConditionAndCallsNoArm) {
+  createIdentity(listOf({"team-b"}));
+  api::capi::Cluster owner = createCluster();
+  createAzureCluster(&owner);
+
+  runtime::Outcome outcome = reconcileOnce();
+
+  ASSERT_FALSE(outcome) << "a refused identity backs off and retries";
+  EXPECT_EQ(outcome.error().message(),
+            "AzureClusterIdentity list of allowed namespaces doesn't include current cluster "
+            "namespace");
+  capz::AzureCluster refused = stored();
+  expectRefused(refused);
+  EXPECT_FALSE(refused.status.ready);
+  EXPECT_TRUE(refused.metadata.finalizers.empty());
+  EXPECT_EQ(armRequests(), 0u);
+  EXPECT_EQ(liveResources(), 0u);
+
+  // Allowing the namespace lets the retry build the network, through the counted client.
+  setAllowedNamespaces(listOf({"team-b", kNs}));
+  runtime::Outcome last = reconcileToEnd();
+
+  ASSERT_TRUE(last) << last.error().message();
+  capz::AzureCluster done = stored();
+  EXPECT_TRUE(done.status.ready);
+  EXPECT_GT(armRequests(), 0u);
+  const auto* network = find(done.status.conditions, capz::kNetworkInfrastructureReadyCondition);
+  ASSERT_NE(network, nullptr);
+  EXPECT_EQ(network->status, "True");
+}
+
+TEST_F(AzureClusterControllerTest, IdentityWithoutAllowedNamespacesRefusesItsOwnNamespace) {
+  createIdentity(std::nullopt);  // the identity lives in kNs, as the cluster does
+  api::capi::Cluster owner = createCluster();
+  createAzureCluster(&owner);
+
+  runtime::Outcome outcome = reconcileOnce();
+
+  ASSERT_FALSE(outcome);
+  expectRefused(stored());
+  EXPECT_EQ(armRequests(), 0u);
+}
+
+TEST_F(AzureClusterControllerTest, IdentitySelectorMatchesTheNamespaceLabels) {
+  capz::AllowedNamespaces bySelector;
+  bySelector.selector = api::LabelSelector{};
+  bySelector.selector->matchLabels = {{"capz", "allowed"}};
+  createIdentity(bySelector);
+  api::capi::Cluster owner = createCluster();
+  createAzureCluster(&owner);
+
+  ASSERT_FALSE(reconcileOnce()) << "the namespace does not carry the label yet";
+  EXPECT_EQ(armRequests(), 0u);
+
+  auto ns = namespaces_.get("", kNs);
+  ASSERT_TRUE(ns) << ns.error().describe();
+  ns->metadata.labels["capz"] = "allowed";
+  auto labelled = namespaces_.update(*ns);
+  ASSERT_TRUE(labelled) << labelled.error().describe();
+  runtime::Outcome outcome = reconcileOnce();
+
+  ASSERT_TRUE(outcome) << outcome.error().message();
+  EXPECT_GT(armRequests(), 0u);
+}
+
+TEST_F(AzureClusterControllerTest, IdentityNarrowedAfterCreateBlocksDeleteWithoutCallingArm) {
+  capz::AllowedNamespaces all;
+  createIdentity(all);
+  api::capi::Cluster owner = createCluster();
+  createAzureCluster(&owner);
+  ASSERT_TRUE(reconcileToEnd());
+  ASSERT_TRUE(stored().status.ready);
+  const size_t live = liveResources();
+  ASSERT_GT(live, 0u);
+
+  setAllowedNamespaces(listOf({"team-b"}));
+  auto deleting = azureClusters_.remove(kNs, kName);
+  ASSERT_TRUE(deleting) << deleting.error().describe();
+  const size_t before = armRequests();
+  runtime::Outcome outcome = reconcileOnce();
+
+  ASSERT_FALSE(outcome);
+  EXPECT_EQ(armRequests(), before);
+  EXPECT_EQ(liveResources(), live);
+  capz::AzureCluster kept = stored();
+  expectRefused(kept);
+  EXPECT_EQ(kept.metadata.finalizers,
+            std::vector<std::string>{"azurecluster.infrastructure.cluster.x-k8s.io"});
 }
 
 }  // namespace

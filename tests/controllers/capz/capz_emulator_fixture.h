@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "cloud/azure/engine_fixture.h"
+#include "cloud/azure/transport.h"
 #include "controllers/capz/service.h"
 #include "emulators/arm/types.h"
 
@@ -36,6 +38,26 @@ inline LatencyTable medianLatencies() {
           {"BastionHosts", {300s, 180s}}, {"NetworkInterfaces", {2s, 3s}}};
 }
 
+// Counts what the ArmClient sends. Token requests go through the credential's own transport,
+// so the count is of ARM requests only.
+class CountingTransport final : public cloud::azure::Transport {
+ public:
+  explicit CountingTransport(cloud::azure::Transport& inner) : inner_(inner) {}
+
+  // cloud::azure::Transport
+  cloud::azure::TransportResult<cloud::azure::HttpResponse> send(
+      const cloud::azure::HttpRequest& request, std::chrono::milliseconds timeout) override {
+    sent_.fetch_add(1);
+    return inner_.send(request, timeout);
+  }
+
+  size_t sent() const { return sent_.load(); }
+
+ private:
+  cloud::azure::Transport& inner_;
+  std::atomic<size_t> sent_{0};
+};
+
 class CapzEmulatorFixture : public cloud::azure::armtest::ArmEmulatorFixture {
  protected:
   // The engine's window: operations up to ~20 s end within it, longer ones are parked.
@@ -57,8 +79,9 @@ class CapzEmulatorFixture : public cloud::azure::armtest::ArmEmulatorFixture {
     start(std::move(options));
     cloud::azure::ArmClientOptions armOptions;
     armOptions.endpoint = server_->url();
-    arm_ =
-        std::make_unique<cloud::azure::ArmClient>(armOptions, *transport_, *credential_, jumping_);
+    armTransport_ = std::make_unique<CountingTransport>(*transport_);
+    arm_ = std::make_unique<cloud::azure::ArmClient>(armOptions, *armTransport_, *credential_,
+                                                     jumping_);
     lro::EngineOptions engineOptions;
     engineOptions.adaptive.enabled = false;  // the window is exactly `window`
     engineOptions.timeouts.call = window;
@@ -78,6 +101,9 @@ class CapzEmulatorFixture : public cloud::azure::armtest::ArmEmulatorFixture {
     ASSERT_TRUE(response.has_value()) << response.error().message;
     ASSERT_EQ(response->status, 200) << response->body;
   }
+
+  // Requests the services' ArmClient (arm_) has sent to the emulator.
+  size_t armRequests() const { return armTransport_->sent(); }
 
   // Resources the emulator holds that are not deleted, resource groups included.
   size_t liveResources() {
@@ -142,6 +168,7 @@ class CapzEmulatorFixture : public cloud::azure::armtest::ArmEmulatorFixture {
   }
 
   JumpingClock jumping_{clock_};
+  std::unique_ptr<CountingTransport> armTransport_;
   std::unique_ptr<cloud::azure::ArmClient> arm_;
   std::unique_ptr<lro::Engine> engine_;
 };
