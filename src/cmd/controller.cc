@@ -19,6 +19,7 @@
 #include "cmd/azure_controller_set.h"
 #include "cmd/command.h"
 #include "cmd/controller_set.h"
+#include "cmd/feature_gates.h"
 #include "cmd/listen_address.h"
 #include "cmd/lro_flags.h"
 #include "cmd/signals.h"
@@ -51,6 +52,7 @@ struct ControllerFlags {
   double driftRecheckSeconds = 300;
   double nodeClassResolveSeconds = 60;
   bool leaderElect = false;
+  std::string featureGates = kDefaultFeatureGates;
   std::string metricsAddress = "127.0.0.1:8080";
   std::string healthAddress = "127.0.0.1:8081";
 };
@@ -204,8 +206,15 @@ int runController(const ControllerFlags& flags, Context& ctx) {
   aws->cluster.endpoint = flags.clusterEndpoint;
   aws->cluster.caBundle = flags.clusterCaBundle;
   aws->cluster.serviceCidr = flags.serviceCidr;
+  auto gates = parseFeatureGates(flags.featureGates);
+  if (!gates) {
+    ctx.err << "error: " << gates.error().message() << "\n";
+    return kExitUsage;
+  }
   ControllerSetOptions options;
   options.lro = *lro;
+  options.nodeRepair = gates->nodeRepair;
+  options.disruption.consolidationOptions.spotToSpot = gates->spotToSpotConsolidation;
   if (!flags.aws.interruptionQueue.empty()) {
     auto sqs = resolveSqsEndpoint(flags.aws, aws->region);
     if (!sqs) {
@@ -263,6 +272,7 @@ void addControllerCommand(CLI::App& app, Context& ctx, Action& action) {
                   "Kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)");
   addAwsFlags(*sub, flags->aws);
   addInterruptionFlags(*sub, flags->aws);
+  addFeatureGatesFlag(*sub, flags->featureGates);
   addAzureControllerFlags(*sub, flags->azure);
   sub->add_option("--cluster-endpoint", flags->clusterEndpoint,
                   "The API server URL nodes join (CLUSTER_ENDPOINT)")

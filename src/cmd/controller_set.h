@@ -50,8 +50,9 @@ struct ControllerSetOptions {
   controllers::disruption::DisruptionOptions disruption;
   controllers::staticpool::Options staticPools;
   InterruptionOptions interruption;
-  // Node auto-repair (issue 26); on unless nodeRepair is false.
-  bool nodeRepair = true;
+  // Node auto-repair: upstream's NodeRepair feature gate, off by default as upstream
+  // (`nodewright up` turns it on).
+  bool nodeRepair = false;
   controllers::health::Options repair;
   // The futures engine's timeouts from the --azure-* flags. Validated now; the CAPZ controllers
   // (issue 10) are their first user.

@@ -41,6 +41,8 @@ core::Result<std::unique_ptr<EmbeddedControllers>> EmbeddedControllers::start(
   set.interruption.queue = options.interruptionQueue;
   set.interruption.endpoint = options.ec2Endpoint;
   set.repair.timeScale = options.timeScale;
+  // The playground shows node repair too, which a cluster turns on with NodeRepair=true.
+  set.nodeRepair = true;
   // No kube-scheduler runs here: a pod without a node is pending.
   set.provisioner.pendingRule = controllers::provisioning::PendingRule::Unbound;
   auto controllers = ControllerSet::create(*self->manager_, *self->transport_, std::move(set));

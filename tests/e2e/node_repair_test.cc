@@ -42,8 +42,10 @@ class NodeRepairEndToEnd : public ::testing::Test {
   // Starts the controllers and a workload of `replicas` pods, one per node, and waits until
   // every pod runs on a Ready node.
   void startWith(int replicas) {
-    cluster_.startControllers(
-        [](cmd::ControllerSetOptions& o) { o.repair.timeScale = kTimeScale; });
+    cluster_.startControllers([](cmd::ControllerSetOptions& o) {
+      o.nodeRepair = true;  // FEATURE_GATES NodeRepair=true
+      o.repair.timeScale = kTimeScale;
+    });
     cluster_.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
     cluster_.kubectl({"apply", "-f", "-"}, largeNodePool("on-demand"));
     cluster_.kubectl({"apply", "-f", "-"}, onePodPerNode(replicas));
@@ -148,8 +150,7 @@ TEST_F(NodeRepairEndToEnd, ANodeNotReadyIsReplacedAfterThirtyEmulatedMinutes) {
   // lastTransitionTime has microseconds; the toleration is whole seconds (30 min / 120 = 15 s).
   EXPECT_GE(after, 30.0) << claim << " was repaired after only " << after << " emulated minutes";
   if (test_support::kOptimisedBuild) {
-    EXPECT_LT(after, 32.0) << claim << " was repaired only after " << after
-                           << " emulated minutes";
+    EXPECT_LT(after, 32.0) << claim << " was repaired only after " << after << " emulated minutes";
   }
 
   // The workload is back on two Ready nodes, the NotReady one gone.
@@ -223,8 +224,9 @@ TEST_F(NodeRepairEndToEnd, ThreeOfTenNotReadyAreNotRepairedAndTheNodePoolSaysWhy
   // One recovers: 2 of 10 are within the limit, so the other two are repaired.
   startKubelet(sick[0]);
   ASSERT_TRUE(kube::testing::eventually(
-      [&] { return going(claims.at(sick[1]).metadata.name) &&
-                   going(claims.at(sick[2]).metadata.name); },
+      [&] {
+        return going(claims.at(sick[1]).metadata.name) && going(claims.at(sick[2]).metadata.name);
+      },
       60s))
       << "the two still NotReady were not repaired once within the limit";
   EXPECT_FALSE(going(claims.at(sick[0]).metadata.name)) << sick[0] << " recovered, yet repaired";

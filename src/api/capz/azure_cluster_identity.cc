@@ -123,10 +123,9 @@ const StructSchema& describe(Tag<AzureClusterIdentitySpec>) {
           .required()
           .field<&AzureClusterIdentitySpec::allowedNamespaces>(
               "allowedNamespaces",
-              // TODO(capz-identity): upstream's absent allows none, `{}` all; fix this text
-              // together with deploy/crds (nodewright crds --output-dir deploy/crds).
-              "Namespaces whose clusters may use the identity; absent "
-              "allows none but the identity's own.")
+              "Namespaces whose clusters may use the identity: absent allows none, not even "
+              "the identity's own; {} allows all; otherwise those listed or matching the "
+              "selector.")
           .build();
   return s;
 }
