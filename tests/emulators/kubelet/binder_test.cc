@@ -175,14 +175,21 @@ TEST_F(BinderTest, KeepsPodsApartWithRequiredAntiAffinity) {
   for (const char* name : {"node-a", "node-b", "node-c"}) {
     createNode(readyNode(name, "4", "8Gi", 110));
   }
-  for (const char* name : {"w1", "w2", "w3", "w4"}) {
+  auto web = [&](const char* name) {
     Pod pod = pendingPod(name, "100m");
     pod.spec.affinity.emplace();
     pod.spec.affinity->podAntiAffinity.emplace();
     pod.spec.affinity->podAntiAffinity->requiredDuringSchedulingIgnoredDuringExecution = {
         term("web", "kubernetes.io/hostname")};
     createPod(pod);
+  };
+  for (const char* name : {"w1", "w2", "w3"}) {
+    web(name);
   }
+  // Placed before the rest arrive: a pass that saw other-web beside w3 could give it w3's
+  // node first, as kube-scheduler could.
+  ASSERT_EQ(placements({"w1", "w2", "w3"}), (Strings{"node-a", "node-b", "node-c"}));
+  web("w4");
   // No anti-affinity of its own, but the web pods' terms select it: none can take it.
   createPod(pendingPod("other-web", "100m"));
 
