@@ -32,7 +32,7 @@ struct DemoOptions {
   std::function<core::Result<FreshCost>()> freshCost;
   // How long consolidation may take to reach that bill before the demo moves on (each decision
   // waits upstream's 15 s before it is re-validated and started).
-  std::chrono::milliseconds consolidationTimeout{std::chrono::minutes(2)};
+  std::chrono::milliseconds consolidationTimeout{std::chrono::minutes(5)};
 };
 
 struct DemoSummary {
