@@ -11,6 +11,7 @@
 
 #include "api/karpenter/well_known.h"
 #include "controllers/disruption/command.h"
+#include "support/apiserver/test_server.h"
 #include "support/e2e/cluster.h"
 #include "support/e2e/machines.h"
 #include "support/kube/objects.h"
@@ -48,9 +49,8 @@ std::set<std::string> disruptionState(EmbeddedCluster& cluster) {
   for (const auto& claim : cluster.nodeClaims()) {
     const auto& annotations = claim.metadata.annotations;
     auto command = annotations.find(api::karpenter::kDisruptionAnnotation);
-    state.insert(claim.metadata.name + "|" +
-                 (command == annotations.end() ? "" : command->second) + "|" +
-                 (claim.metadata.deletionTimestamp ? "deleting" : "") + "|" +
+    state.insert(claim.metadata.name + "|" + (command == annotations.end() ? "" : command->second) +
+                 "|" + (claim.metadata.deletionTimestamp ? "deleting" : "") + "|" +
                  claim.status.providerID);
   }
   return state;
@@ -93,16 +93,26 @@ bool settled(EmbeddedCluster& cluster, double fresh) {
 TEST(ConsolidationCrashSafety, KilledTwentyTimesWhileConsolidatingTheClusterConverges) {
   const auto began = std::chrono::steady_clock::now();
   EmbeddedCluster cluster;
-  const std::vector<std::string> flags = {"--gc-interval", "2", "--gc-grace", "5",
-                                          "--disruption-poll-interval", "1"};
+  const std::vector<std::string> flags = {
+      "--gc-interval", "2", "--gc-grace", "5", "--disruption-poll-interval", "1"};
   cluster.startControllerProcess(flags);
   cluster.kubectl({"apply", "-f", testdata("ec2nodeclass.yaml")});
   cluster.kubectl({"apply", "-f", testdata("consolidation_nodepool.yaml")});
   // Nodes of at most 4 CPUs: 30 pods take about ten, so that each round's consolidation has
   // several nodes to take apart, and several writes to be killed after.
-  cluster.kubectl({"patch", "nodepool", "default", "--type", "json", "-p",
-                   R"([{"op": "replace", "path": "/spec/template/spec/requirements/3/values",)"
-                   R"( "value": ["5"]}])"});
+  // Retried: nodewright's API server answers a patch that races a status write with 409, where
+  // kube-apiserver retries it itself (a server defect, noted for the next session).
+  ASSERT_TRUE(kube::testing::eventually(
+      [&] {
+        return apiserver::testing::kubectl(
+                   cluster.apiServer(),
+                   {"patch", "nodepool", "default", "--type", "json", "-p",
+                    R"([{"op": "replace", "path": "/spec/template/spec/requirements/3/values",)"
+                    R"( "value": ["5"]}])"})
+                   .code == 0;
+      },
+      30s))
+      << "the NodePool's CPU requirement could not be patched";
   cluster.kubectl({"apply", "-f", testdata("consolidation_workload.yaml")});
   ASSERT_TRUE(kube::testing::eventually([&] { return allPodsRunning(cluster, 8); }, 120s));
   const double fresh = cluster.costPerHour(cluster.nodeClaims());
@@ -187,9 +197,8 @@ TEST(ConsolidationCrashSafety, KilledTwentyTimesWhileConsolidatingTheClusterConv
   std::printf(
       "consolidation crash seed=%u kills=%d rounds=%d kills_in:%s claims_launched=%zu "
       "final_claims=%zu cost=%.4f fresh=%.4f seconds=%.1f\n",
-      s, kills, rounds, where.c_str(), launches.size(), claims.size(),
-      cluster.costPerHour(claims), fresh,
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+      s, kills, rounds, where.c_str(), launches.size(), claims.size(), cluster.costPerHour(claims),
+      fresh, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
 }
 
 }  // namespace
